@@ -1,0 +1,15 @@
+// fib, sequential baseline: plain doubly-recursive fib, no cutoff.
+#include "common/report.hpp"
+#include "fib/fib-config.hpp"
+
+static long fib(int n) {
+  if (n < 2) return n;
+  return fib(n - 1) + fib(n - 2);
+}
+
+int main(int argc, char** argv) {
+  auto args = bench::parse_args(argc, argv, fib_config::default_n, fib_config::min_n, fib_config::max_n);
+  // Sequential: TASCELL_WORKERS is ignored.
+  return bench::run(args, fib_config::known_answer(args.n),
+                    [](long n) { return fib(static_cast<int>(n)); });
+}

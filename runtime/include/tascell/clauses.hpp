@@ -1,0 +1,199 @@
+// Clauses: how a piece of work sees the variables of the frame it came from.
+//
+//   in(x)              read only: the piece receives a copy (LANGUAGE.md "input")
+//   out(x)             written by exactly one part: copied back at the join
+//   reduce<op>(x)      each piece accumulates into its own copy, starting
+//                      from the identity; combined into x at the join
+//   reduce_with(x, identity, f)   the same with a user function
+//   copy(p, lo, len)   the piece gets its own copy of p[lo, lo+len) as it is
+//                      when the work is given away; p points into that copy
+//   copyout(p, lo, len)  as copy, and the elements are copied back at the join
+//   shared(p)          the pointer is passed as is (this process only)
+//
+// The body of a part or loop receives one parameter per clause, in order:
+// `const T&` for in, `T&` for out and reductions, `T*` for the pointers. On
+// the worker that owns the frame these refer to the frame's own variables; on
+// a worker that received the work they refer to the piece's copies.
+//
+// Every clause type C has a `clause_traits<C>` with:
+//   ref     what the spawn point keeps so the work can be packed later (put)
+//   stored  what a task carries
+//   target  what a join merges into
+// and the functions between them. Inputs that are small and trivially
+// copyable are kept in the point by value: LANGUAGE.md forbids writing them
+// while the @dowork runs, so the value at the spawn point is the value at the
+// hand-over, and the variable can stay in a register.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "tascell/reduction.hpp"
+
+namespace tascell {
+
+template <class T> struct in_t { const T& v; };
+template <class T> struct out_t { T& v; };
+template <class Op, class T> struct reduce_t { T& v; };
+template <class T, class F> struct reduce_with_t { T& v; T identity; F fn; };
+template <class T> struct copy_t { T* p; std::int64_t lo, len; };
+template <class T> struct copyout_t { T* p; std::int64_t lo, len; };
+template <class T> struct shared_t { T* p; };
+
+template <class T> in_t<T> in(const T& v) { return {v}; }
+template <class T> out_t<T> out(T& v) { return {v}; }
+template <class Op, class T> reduce_t<Op, T> reduce(T& v) { return {v}; }
+template <class T, class F> reduce_with_t<T, F> reduce_with(T& v, T identity, F fn) {
+  return {v, std::move(identity), std::move(fn)};
+}
+template <class T> copy_t<T> copy(T* p, std::int64_t lo, std::int64_t len) { return {p, lo, len}; }
+template <class T> copyout_t<T> copyout(T* p, std::int64_t lo, std::int64_t len) {
+  return {p, lo, len};
+}
+template <class T> shared_t<T> shared(T* p) { return {p}; }
+
+namespace detail {
+
+template <class C> struct clause_traits;
+
+template <class T> struct clause_traits<in_t<T>> {
+  static constexpr bool by_value = std::is_trivially_copyable_v<T> && sizeof(T) <= 16;
+  static constexpr bool local_only = false;
+  using ref = std::conditional_t<by_value, T, const T*>;
+  using stored = T;
+  struct target {};
+  static ref make_ref(const in_t<T>& c) {
+    if constexpr (by_value) return c.v; else return &c.v;
+  }
+  static ref ref_of(stored& s) {
+    if constexpr (by_value) return s; else return &s;
+  }
+  static void put(const ref& r, stored& s) {
+    if constexpr (by_value) s = r; else s = *r;
+  }
+  static const T& param(const in_t<T>& c) { return c.v; }
+  static const T& param(stored& s) { return s; }
+  static target target_of(const in_t<T>&) { return {}; }
+  static target target_of(stored&) { return {}; }
+  static void merge(target, stored&, bool) {}
+};
+
+template <class T> struct clause_traits<out_t<T>> {
+  static_assert(std::is_default_constructible_v<T>, "out(x): x's type must be default-constructible");
+  static constexpr bool local_only = false;
+  struct ref {};
+  using stored = T;
+  using target = T*;
+  static ref make_ref(const out_t<T>&) { return {}; }
+  static ref ref_of(stored&) { return {}; }
+  static void put(const ref&, stored&) {}
+  static T& param(const out_t<T>& c) { return c.v; }
+  static T& param(stored& s) { return s; }
+  static target target_of(const out_t<T>& c) { return &c.v; }
+  static target target_of(stored& s) { return &s; }
+  // An output is copied back only if its part finished.
+  static void merge(target t, stored& s, bool completed) {
+    if (completed) *t = std::move(s);
+  }
+};
+
+template <class Op, class T> struct clause_traits<reduce_t<Op, T>> {
+  static constexpr bool local_only = false;
+  struct ref {};
+  using stored = T;
+  using target = T*;
+  static ref make_ref(const reduce_t<Op, T>&) { return {}; }
+  static ref ref_of(stored&) { return {}; }
+  static void put(const ref&, stored& s) { s = Op::template identity<T>(); }
+  static T& param(const reduce_t<Op, T>& c) { return c.v; }
+  static T& param(stored& s) { return s; }
+  static target target_of(const reduce_t<Op, T>& c) { return &c.v; }
+  static target target_of(stored& s) { return &s; }
+  // Every update that completed counts, also from a piece that was stopped.
+  static void merge(target t, stored& s, bool) { *t = Op::template combine<T>(*t, s); }
+};
+
+template <class T, class F> struct clause_traits<reduce_with_t<T, F>> {
+  static constexpr bool local_only = false;
+  struct ref { const reduce_with_t<T, F>* c; };
+  struct stored {
+    T v{};
+    const reduce_with_t<T, F>* c = nullptr;
+  };
+  struct target { T* v; const reduce_with_t<T, F>* c; };
+  static ref make_ref(const reduce_with_t<T, F>& c) { return {&c}; }
+  static ref ref_of(stored& s) { return {s.c}; }
+  static void put(const ref& r, stored& s) { s.v = r.c->identity; s.c = r.c; }
+  static T& param(const reduce_with_t<T, F>& c) { return c.v; }
+  static T& param(stored& s) { return s.v; }
+  static target target_of(const reduce_with_t<T, F>& c) { return {&c.v, &c}; }
+  static target target_of(stored& s) { return {&s.v, s.c}; }
+  static void merge(target t, stored& s, bool) { *t.v = t.c->fn(*t.v, s.v); }
+};
+
+template <class T> struct copy_ref { T* p; std::int64_t lo, len; };
+
+template <class T> struct copy_stored {
+  std::vector<std::remove_const_t<T>> buf;
+  std::int64_t lo = 0, len = 0;
+  // p as the body sees it: p[lo, lo+len) is buf.
+  T* p() { return buf.data() - lo; }
+};
+
+template <class T> struct clause_traits<copy_t<T>> {
+  static constexpr bool local_only = false;
+  using ref = copy_ref<T>;
+  using stored = copy_stored<T>;
+  struct target {};
+  static ref make_ref(const copy_t<T>& c) { return {c.p, c.lo, c.len}; }
+  static ref ref_of(stored& s) { return {s.p(), s.lo, s.len}; }
+  static void put(const ref& r, stored& s) {
+    s.buf.assign(r.p + r.lo, r.p + r.lo + r.len);
+    s.lo = r.lo;
+    s.len = r.len;
+  }
+  static T* param(const copy_t<T>& c) { return c.p; }
+  static T* param(stored& s) { return s.p(); }
+  static target target_of(const copy_t<T>&) { return {}; }
+  static target target_of(stored&) { return {}; }
+  static void merge(target, stored&, bool) {}
+};
+
+template <class T> struct clause_traits<copyout_t<T>> {
+  static constexpr bool local_only = false;
+  using ref = copy_ref<T>;
+  using stored = copy_stored<T>;
+  using target = T*;
+  static ref make_ref(const copyout_t<T>& c) { return {c.p, c.lo, c.len}; }
+  static ref ref_of(stored& s) { return {s.p(), s.lo, s.len}; }
+  static void put(const ref& r, stored& s) { clause_traits<copy_t<T>>::put(r, s); }
+  static T* param(const copyout_t<T>& c) { return c.p; }
+  static T* param(stored& s) { return s.p(); }
+  static target target_of(const copyout_t<T>& c) { return c.p; }
+  static target target_of(stored& s) { return s.p(); }
+  static void merge(target t, stored& s, bool) {
+    std::copy(s.buf.begin(), s.buf.end(), t + s.lo);
+  }
+};
+
+template <class T> struct clause_traits<shared_t<T>> {
+  static constexpr bool local_only = true;
+  using ref = T*;
+  using stored = T*;
+  struct target {};
+  static ref make_ref(const shared_t<T>& c) { return c.p; }
+  static ref ref_of(stored& s) { return s; }
+  static void put(const ref& r, stored& s) { s = r; }
+  static T* param(const shared_t<T>& c) { return c.p; }
+  static T* param(stored& s) { return s; }
+  static target target_of(const shared_t<T>&) { return {}; }
+  static target target_of(stored&) { return {}; }
+  static void merge(target, stored&, bool) {}
+};
+
+template <class C> using traits_of = clause_traits<std::remove_cvref_t<C>>;
+
+}  // namespace detail
+}  // namespace tascell

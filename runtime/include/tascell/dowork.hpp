@@ -1,0 +1,505 @@
+// @dowork on the runtime: parallel parts and parallel loops.
+//
+//   tascell::dowork(c, part0, part1, ...);
+//   tascell::dowork(c, tascell::options{...}, part0, part1, ...);
+//   tascell::dowork_for(c, tascell::range(lo, hi[, step]), clauses..., body);
+//   tascell::dowork_for(c, tascell::options{...}, range, clauses..., body);
+//
+// A part is a callable `f(ctx)` or `tascell::part(clauses..., f)` where f
+// receives `(ctx, params...)`, one parameter per clause (clauses.hpp). The
+// body of a loop receives `(ctx, std::int64_t i, params...)`.
+//
+// A callable that captures nothing can run on any worker of any process with
+// only its parameters; one that captures (by reference) runs in this process
+// only, reading the frame it was written in. The translator emits the former.
+//
+// The fast path (nobody asked for work) of a @dowork with N parts: a spawn
+// point of four words plus the inputs of parts 1..N-1 is written into the
+// frame, one poll, the parts run in order, and one load at the join.
+#pragma once
+
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "tascell/chain.hpp"
+#include "tascell/clauses.hpp"
+#include "tascell/detail/entry.hpp"
+#include "tascell/poll.hpp"
+
+namespace tascell {
+
+struct no_priority {};
+
+// Statement-level options of a @dowork: `if(cond)` and `priority(expr)`.
+// `priority` is a callable returning an integer, evaluated when work is
+// given away; the highest is given first, oldest first among equals.
+template <class Prio = no_priority>
+struct options {
+  bool when = true;
+  Prio priority{};
+};
+template <class Prio> options(bool, Prio) -> options<Prio>;
+
+template <class F, class... C>
+struct part_t {
+  std::tuple<C...> clauses;
+  F fn;
+};
+
+// part(clauses..., f): a part whose body receives one parameter per clause.
+template <class... A>
+auto part(A&&... a) {
+  auto all = std::forward_as_tuple(std::forward<A>(a)...);
+  constexpr std::size_t n = sizeof...(A);
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    using F = std::remove_cvref_t<std::tuple_element_t<n - 1, std::tuple<A...>>>;
+    return part_t<F, std::remove_cvref_t<std::tuple_element_t<I, std::tuple<A...>>>...>{
+        {std::get<I>(all)...}, std::get<n - 1>(all)};
+  }(std::make_index_sequence<n - 1>{});
+}
+
+// An iteration space: iterations k = 0 .. count-1, i = first + k * step.
+struct range {
+  std::int64_t first;
+  std::int64_t count;
+  std::int64_t step;
+  // [lo, hi) with the given positive step.
+  constexpr range(std::int64_t lo, std::int64_t hi, std::int64_t st = 1)
+      : first(lo), count(hi > lo ? (hi - lo + st - 1) / st : 0), step(st) {}
+  // The trip count of a canonical loop given explicitly (the translator).
+  static constexpr range of_count(std::int64_t first, std::int64_t count, std::int64_t step) {
+    range r(0, 0);
+    r.first = first;
+    r.count = count < 0 ? 0 : count;
+    r.step = step;
+    return r;
+  }
+};
+
+namespace detail {
+
+template <class T> struct is_part : std::false_type {};
+template <class F, class... C> struct is_part<part_t<F, C...>> : std::true_type {};
+
+template <class P> struct as_part { using type = part_t<std::remove_cvref_t<P>>; };
+template <class F, class... C> struct as_part<part_t<F, C...>> { using type = part_t<F, C...>; };
+
+template <class P> decltype(auto) to_part(P&& p) {
+  if constexpr (is_part<std::remove_cvref_t<P>>::value) return std::forward<P>(p);
+  else return part_t<std::remove_cvref_t<P>>{{}, std::forward<P>(p)};
+}
+
+// Everything about one list of clauses.
+template <class... C>
+struct clause_set {
+  using clauses_t = std::tuple<C...>;
+  using refs_t = std::tuple<typename clause_traits<C>::ref...>;
+  using stored_t = std::tuple<typename clause_traits<C>::stored...>;
+  using targets_t = std::tuple<typename clause_traits<C>::target...>;
+  static constexpr bool local_only = (false || ... || clause_traits<C>::local_only);
+
+  static refs_t refs(const clauses_t& c) {
+    return std::apply([](const C&... x) { return refs_t{clause_traits<C>::make_ref(x)...}; }, c);
+  }
+  static refs_t refs(stored_t& s) {
+    return std::apply([](typename clause_traits<C>::stored&... x) {
+      return refs_t{clause_traits<C>::ref_of(x)...};
+    }, s);
+  }
+  static void put(const refs_t& r, stored_t& s) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (clause_traits<C>::put(std::get<I>(r), std::get<I>(s)), ...);
+    }(std::index_sequence_for<C...>{});
+  }
+  static targets_t targets(const clauses_t& c) {
+    return std::apply([](const C&... x) { return targets_t{clause_traits<C>::target_of(x)...}; }, c);
+  }
+  static targets_t targets(stored_t& s) {
+    return std::apply([](typename clause_traits<C>::stored&... x) {
+      return targets_t{clause_traits<C>::target_of(x)...};
+    }, s);
+  }
+  static void merge(targets_t& t, stored_t& s, bool completed) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (clause_traits<C>::merge(std::get<I>(t), std::get<I>(s), completed), ...);
+    }(std::index_sequence_for<C...>{});
+  }
+  // Call f(c, extra..., params...) with the owner's variables or a task's copies.
+  template <class F, class... X>
+  TASCELL_INLINE static void call(F& f, ctx c, const clauses_t& cl, X... extra) {
+    std::apply([&](const C&... x) { f(c, extra..., clause_traits<C>::param(x)...); }, cl);
+  }
+  template <class F, class... X>
+  TASCELL_INLINE static void call(F& f, ctx c, stored_t& st, X... extra) {
+    std::apply([&](typename clause_traits<C>::stored&... x) {
+      f(c, extra..., clause_traits<C>::param(x)...);
+    }, st);
+  }
+};
+
+template <class P> struct part_info;
+template <class F, class... C>
+struct part_info<part_t<F, C...>> : clause_set<C...> {
+  using fn_t = F;
+  static constexpr bool portable = std::is_empty_v<F> && std::is_default_constructible_v<F>;
+};
+
+// Priority: how a point answers "how urgent is your work".
+template <class Prio>
+struct prio_source {
+  const Prio* fn = nullptr;       // the owner's callable
+  const std::int64_t* fixed = nullptr;  // a value taken when the work was given away
+  std::int64_t get() const { return fixed ? *fixed : static_cast<std::int64_t>((*fn)()); }
+};
+template <> struct prio_source<no_priority> {
+  std::int64_t get() const { return 0; }
+};
+
+template <class Prio>
+inline constexpr bool has_priority = !std::is_same_v<Prio, no_priority>;
+
+// ---------------------------------------------------------------- parts ---
+
+template <class Prio, class... P>
+struct parts_site {
+  static constexpr std::int64_t N = sizeof...(P);
+  using parts_t = std::tuple<P...>;
+  using refs_t = std::tuple<typename part_info<P>::refs_t...>;
+  using stored_t = std::tuple<typename part_info<P>::stored_t...>;
+  using targets_t = std::tuple<typename part_info<P>::targets_t...>;
+  // Part 0 is always run by the owner; only parts 1..N-1 can travel.
+  static constexpr bool portable = []<std::size_t... I>(std::index_sequence<I...>) {
+    return (true && ... && (I == 0 || part_info<P>::portable));
+  }(std::index_sequence_for<P...>{});
+  static constexpr bool local_only = !portable || []<std::size_t... I>(std::index_sequence<I...>) {
+    return (false || ... || (I != 0 && part_info<P>::local_only));
+  }(std::index_sequence_for<P...>{});
+
+  struct point : spawn_point {
+    refs_t refs;  // only the entries of parts 1..N-1 are written by the owner
+    [[no_unique_address]] std::conditional_t<portable, std::tuple<>, const parts_t*> parts;
+    [[no_unique_address]] prio_source<Prio> prio;
+  };
+
+  struct task_t : task {
+    stored_t stored{};
+    [[no_unique_address]] std::conditional_t<portable, std::tuple<>, const parts_t*> parts{};
+    std::int64_t prio_value = 0;
+  };
+
+  template <std::size_t I>
+  TASCELL_INLINE static void call_owner(const parts_t& ps, ctx c) {
+    auto& pt = std::get<I>(ps);
+    part_info<std::tuple_element_t<I, parts_t>>::call(
+        const_cast<typename part_info<std::tuple_element_t<I, parts_t>>::fn_t&>(pt.fn), c,
+        pt.clauses);
+  }
+
+  template <std::size_t I>
+  static void call_thief(task_t* t, ctx c) {
+    using info = part_info<std::tuple_element_t<I, parts_t>>;
+    if constexpr (I == 0) {
+      (void)t, (void)c;  // part 0 never travels
+    } else if constexpr (portable) {
+      typename info::fn_t f{};
+      info::call(f, c, std::get<I>(t->stored));
+    } else {
+      auto& f = const_cast<typename info::fn_t&>(std::get<I>(*t->parts).fn);
+      info::call(f, c, std::get<I>(t->stored));
+    }
+  }
+
+  static task* put(spawn_point* sp, std::int64_t lo, std::int64_t hi) {
+    auto* p = static_cast<point*>(sp);
+    auto* t = new task_t;
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((I >= static_cast<std::size_t>(lo) && I < static_cast<std::size_t>(hi)
+            ? part_info<P>::put(std::get<I>(p->refs), std::get<I>(t->stored))
+            : void()),
+       ...);
+    }(std::index_sequence_for<P...>{});
+    if constexpr (!portable) t->parts = p->parts;
+    if constexpr (has_priority<Prio>) t->prio_value = p->prio.get();
+    return t;
+  }
+
+  static void merge(void* targets, task* tt) {
+    auto& tg = *static_cast<targets_t*>(targets);
+    auto* t = static_cast<task_t*>(tt);
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((I >= static_cast<std::size_t>(t->lo) && I < static_cast<std::size_t>(t->hi)
+            ? part_info<P>::merge(std::get<I>(tg), std::get<I>(t->stored), t->completed)
+            : void()),
+       ...);
+    }(std::index_sequence_for<P...>{});
+  }
+
+  static std::int64_t priority(spawn_point* sp) { return static_cast<point*>(sp)->prio.get(); }
+
+  // Runs the parts [t->lo, t->hi) on the worker that received them.
+  static void run(ctx c, task* tt) {
+    auto* t = static_cast<task_t*>(tt);
+    point p;
+    p.prev = c.top;
+    p.kind = &kind;
+    p.next = t->lo;
+    p.end = t->hi;
+    p.refs = std::apply([](auto&... s) { return refs_t{part_info<P>::refs(s)...}; }, t->stored);
+    if constexpr (!portable) p.parts = t->parts;
+    if constexpr (has_priority<Prio>) p.prio.fixed = &t->prio_value;
+    ctx in{c.w, &p};
+    auto targets = std::apply([](auto&... s) { return targets_t{part_info<P>::targets(s)...}; },
+                              t->stored);
+    bool cancelled = false;
+    try {
+      poll(in);
+      for (std::int64_t k = p.next; k < p.end; k = p.next) {
+        p.next = k + 1;
+        [&]<std::size_t... I>(std::index_sequence<I...>) {
+          ((k == static_cast<std::int64_t>(I) ? call_thief<I>(t, in) : void()), ...);
+        }(std::index_sequence_for<P...>{});
+      }
+    } catch (...) {
+      t->completed = !unwind(in, p, &targets);
+      return;
+    }
+    if (in.w->aux_owner == &p) cancelled = join(in, p, &targets);
+    t->completed = !cancelled;
+  }
+
+  static constexpr node_kind kind{node_type::point, &put, &run, &merge,
+                                   has_priority<Prio> ? &priority : nullptr,
+                                   local_only, "dowork", nullptr, nullptr};
+
+  // The owner's path.
+  TASCELL_INLINE static void exec(ctx c, const options<Prio>& o, const parts_t& ps) {
+    point p;
+    p.prev = c.top;
+    p.kind = &kind;
+    p.next = 1;
+    p.end = N;
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((I > 0 ? (void)(std::get<I>(p.refs) = part_info<P>::refs(std::get<I>(ps).clauses)) : void()),
+       ...);
+    }(std::index_sequence_for<P...>{});
+    if constexpr (!portable) p.parts = &ps;
+    if constexpr (has_priority<Prio>) p.prio.fn = &o.priority;
+    ctx in{c.w, &p};
+    try {
+      poll(in);
+      call_owner<0>(ps, in);
+      // Parts 1..N-1 in order, unless given away (then p.end was lowered).
+      [&]<std::size_t... I>(std::index_sequence<I...>) {
+        (void)((I + 1 < static_cast<std::size_t>(p.end)
+                    ? (p.next = I + 2, call_owner<I + 1>(ps, in), true)
+                    : false) && ...);
+      }(std::make_index_sequence<N - 1>{});
+    } catch (...) {
+      auto targets = owner_targets(ps);
+      unwind(in, p, &targets);
+      return;
+    }
+    if (c.w->aux_owner == &p) [[unlikely]] {
+      auto targets = owner_targets(ps);
+      join(in, p, &targets);
+    }
+  }
+
+  static targets_t owner_targets(const parts_t& ps) {
+    return std::apply([](const P&... x) { return targets_t{part_info<P>::targets(x.clauses)...}; },
+                      ps);
+  }
+
+  // if(false): plain sequential code.
+  static void exec_serial(ctx c, const parts_t& ps) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) { (call_owner<I>(ps, c), ...); }(
+        std::index_sequence_for<P...>{});
+  }
+};
+
+template <class T> struct is_options : std::false_type {};
+template <class Pr> struct is_options<options<Pr>> : std::true_type {};
+
+// ---------------------------------------------------------------- loops ---
+
+template <class Prio, class Body, class... C>
+struct loop_site {
+  using cs = clause_set<C...>;
+  static constexpr bool portable = std::is_empty_v<Body> && std::is_default_constructible_v<Body>;
+  static constexpr bool local_only = !portable || cs::local_only;
+
+  struct point : spawn_point {
+    std::int64_t first, step;
+    typename cs::refs_t refs;
+    [[no_unique_address]] std::conditional_t<portable, std::tuple<>, const Body*> body;
+    [[no_unique_address]] prio_source<Prio> prio;
+  };
+
+  struct task_t : task {
+    std::int64_t first = 0, step = 1;
+    typename cs::stored_t stored{};
+    [[no_unique_address]] std::conditional_t<portable, std::tuple<>, const Body*> body{};
+    std::int64_t prio_value = 0;
+  };
+
+  static task* put(spawn_point* sp, std::int64_t lo, std::int64_t hi) {
+    auto* p = static_cast<point*>(sp);
+    auto* t = new task_t;
+    t->first = p->first;
+    t->step = p->step;
+    cs::put(p->refs, t->stored);
+    if constexpr (!portable) t->body = p->body;
+    if constexpr (has_priority<Prio>) t->prio_value = p->prio.get();
+    (void)lo;
+    (void)hi;
+    return t;
+  }
+
+  static void merge(void* targets, task* tt) {
+    auto* t = static_cast<task_t*>(tt);
+    cs::merge(*static_cast<typename cs::targets_t*>(targets), t->stored, t->completed);
+  }
+
+  static std::int64_t priority(spawn_point* sp) { return static_cast<point*>(sp)->prio.get(); }
+
+  // The iterations [p.next, p.end) with the body's parameters taken from S
+  // (the owner's clauses or a task's copies).
+  template <class S>
+  TASCELL_INLINE static void iterate(ctx in, point& p, Body& body, S& s) {
+    for (std::int64_t k = p.next; k < p.end; k = p.next) {
+      p.next = k + 1;
+      poll(in);
+      cs::call(body, in, s, p.first + k * p.step);
+    }
+  }
+
+  static void run(ctx c, task* tt) {
+    auto* t = static_cast<task_t*>(tt);
+    point p;
+    p.prev = c.top;
+    p.kind = &kind;
+    p.next = t->lo;
+    p.end = t->hi;
+    p.first = t->first;
+    p.step = t->step;
+    p.refs = cs::refs(t->stored);
+    if constexpr (!portable) p.body = t->body;
+    if constexpr (has_priority<Prio>) p.prio.fixed = &t->prio_value;
+    ctx in{c.w, &p};
+    auto targets = cs::targets(t->stored);
+    bool cancelled = false;
+    try {
+      if constexpr (portable) {
+        Body b{};
+        iterate(in, p, b, t->stored);
+      } else {
+        iterate(in, p, const_cast<Body&>(*t->body), t->stored);
+      }
+    } catch (...) {
+      t->completed = !unwind(in, p, &targets);
+      return;
+    }
+    if (in.w->aux_owner == &p) cancelled = join(in, p, &targets);
+    t->completed = !cancelled;
+  }
+
+  static constexpr node_kind kind{node_type::point, &put, &run, &merge,
+                                   has_priority<Prio> ? &priority : nullptr,
+                                   local_only, "dowork for", nullptr, nullptr};
+
+  TASCELL_INLINE static void exec(ctx c, const options<Prio>& o, range r,
+                                  const typename cs::clauses_t& cl, Body& body) {
+    point p;
+    p.prev = c.top;
+    p.kind = &kind;
+    p.next = 0;
+    p.end = r.count;
+    p.first = r.first;
+    p.step = r.step;
+    p.refs = cs::refs(cl);
+    if constexpr (!portable) p.body = &body;
+    if constexpr (has_priority<Prio>) p.prio.fn = &o.priority;
+    ctx in{c.w, &p};
+    try {
+      iterate(in, p, body, cl);
+    } catch (...) {
+      auto targets = cs::targets(cl);
+      unwind(in, p, &targets);
+      return;
+    }
+    if (c.w->aux_owner == &p) [[unlikely]] {
+      auto targets = cs::targets(cl);
+      join(in, p, &targets);
+    }
+  }
+
+  static void exec_serial(ctx c, range r, const typename cs::clauses_t& cl, Body& body) {
+    for (std::int64_t k = 0; k < r.count; ++k) cs::call(body, c, cl, r.first + k * r.step);
+  }
+};
+
+template <class Prio, class... P>
+TASCELL_INLINE void dowork_parts(ctx c, const options<Prio>& o, const std::tuple<P...>& ps) {
+  using site = parts_site<Prio, P...>;
+  if constexpr (sizeof...(P) == 1) {
+    site::exec_serial(c, ps);
+  } else {
+    if (!o.when) [[unlikely]] {
+      site::exec_serial(c, ps);
+      return;
+    }
+    site::exec(c, o, ps);
+  }
+}
+
+template <class Prio, class Body, class... C>
+TASCELL_INLINE void dowork_loop(ctx c, const options<Prio>& o, range r,
+                                const std::tuple<C...>& cl, Body& body) {
+  using site = loop_site<Prio, Body, C...>;
+  if (!o.when) [[unlikely]] {
+    site::exec_serial(c, r, cl, body);
+    return;
+  }
+  site::exec(c, o, r, cl, body);
+}
+
+}  // namespace detail
+
+// @dowork { part; part; ... }
+template <class First, class... Rest>
+TASCELL_INLINE void dowork(ctx c, First&& first, Rest&&... rest) {
+  if constexpr (detail::is_options<std::remove_cvref_t<First>>::value) {
+    auto ps = std::make_tuple(detail::to_part(std::forward<Rest>(rest))...);
+    detail::dowork_parts(c, first, ps);
+  } else {
+    auto ps = std::make_tuple(detail::to_part(std::forward<First>(first)),
+                              detail::to_part(std::forward<Rest>(rest))...);
+    detail::dowork_parts(c, options<>{}, ps);
+  }
+}
+
+// @dowork for: dowork_for(c, [options,] range, clauses..., body)
+template <class First, class... Rest>
+TASCELL_INLINE void dowork_for(ctx c, First&& first, Rest&&... rest) {
+  if constexpr (detail::is_options<std::remove_cvref_t<First>>::value) {
+    dowork_for_with(c, first, std::forward<Rest>(rest)...);
+  } else {
+    dowork_for_with(c, options<>{}, std::forward<First>(first), std::forward<Rest>(rest)...);
+  }
+}
+
+template <class Prio, class... A>
+TASCELL_INLINE void dowork_for_with(ctx c, const options<Prio>& o, range r, A&&... a) {
+  auto all = std::forward_as_tuple(std::forward<A>(a)...);
+  constexpr std::size_t n = sizeof...(A);
+  static_assert(n >= 1, "dowork_for needs a body");
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    auto cl = std::make_tuple(std::get<I>(all)...);
+    auto& body = std::get<n - 1>(all);
+    detail::dowork_loop(c, o, r, cl, body);
+  }(std::make_index_sequence<n - 1>{});
+}
+
+}  // namespace tascell

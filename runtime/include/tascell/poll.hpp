@@ -1,0 +1,39 @@
+// Polls: the only thing a running worker does for the others on its fast path.
+#pragma once
+
+#include "tascell/chain.hpp"
+#include "tascell/detail/macros.hpp"
+
+namespace tascell {
+namespace detail {
+
+// The part of a worker that generated code may read. The rest (queues,
+// statistics, random state) is private to the runtime library, in a type
+// derived from this one.
+struct worker {
+  // Set non-zero by another worker (release) after it posted a request to
+  // this worker or asked one of its pieces of work to stop. Read by the owner
+  // at every poll with one relaxed load; the slow path re-reads the details
+  // with acquire ordering after clearing it.
+  alignas(64) std::atomic<std::uint32_t> attention{0};
+  // Owner-only from here on, on another cache line so the other workers'
+  // writes to `attention` do not disturb it.
+  // The newest spawn point that has slow-path state (tasks given away, a stop
+  // request): a @dowork checks it at its join with one plain load.
+  alignas(64) spawn_point* aux_owner = nullptr;
+};
+
+// Serves what `attention` announced: requests for work (by temporary
+// backtracking from c.top), stop requests (may throw detail::stop_signal to
+// unwind the running piece). Defined in the runtime library.
+TASCELL_NOINLINE void serve(ctx c);
+
+}  // namespace detail
+
+// A poll: one relaxed load and a predictable branch when nobody asked.
+TASCELL_INLINE void poll(ctx c) {
+  if (c.w->attention.load(std::memory_order_relaxed) != 0) [[unlikely]]
+    detail::serve(c);
+}
+
+}  // namespace tascell

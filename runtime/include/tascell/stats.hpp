@@ -1,0 +1,32 @@
+// Per-worker figures of the last root call (TASCELL_STATS=1 prints them to
+// stderr at the end of every root call; last_stats() returns them).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace tascell {
+
+struct worker_stats {
+  std::int64_t work_ns = 0;      // running tasks (the root task or pieces received)
+  std::int64_t idle_ns = 0;      // looking for work with nothing to do
+  std::int64_t wait_ns = 0;      // at a join whose pieces run elsewhere, not helping
+  std::int64_t requests_sent = 0;
+  std::int64_t requests_refused = 0;  // of those sent, answered "no work"
+  std::int64_t requests_served = 0;   // received and answered with work
+  std::int64_t requests_declined = 0; // received and answered "no work"
+  std::int64_t pieces_given = 0;
+  std::int64_t pieces_received = 0;
+  std::int64_t steal_backs = 0;       // pieces received from the thief of a piece being waited for
+};
+
+struct run_stats {
+  double seconds = 0;
+  std::vector<worker_stats> workers;
+  worker_stats total() const;
+};
+
+// Figures of the last completed root call.
+run_stats last_stats();
+
+}  // namespace tascell

@@ -1,0 +1,13 @@
+// Tascell++ runtime: the one header generated code and users include.
+#pragma once
+
+#include "tascell/cancel.hpp"
+#include "tascell/chain.hpp"
+#include "tascell/clauses.hpp"
+#include "tascell/dowork.hpp"
+#include "tascell/incumbent.hpp"
+#include "tascell/poll.hpp"
+#include "tascell/reduction.hpp"
+#include "tascell/root.hpp"
+#include "tascell/stats.hpp"
+#include "tascell/wind.hpp"

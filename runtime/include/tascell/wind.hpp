@@ -1,0 +1,51 @@
+// @wind(before, after) statement: Tascell's dynamic-wind.
+//
+// Runs before(), then body(ctx) with a wind node on the chain, then after()
+// (also when body exits by an exception). When this worker gives work away
+// from a spawn point older than the wind, it runs after() first and before()
+// again once the work is packed, so the packed work sees the state of the
+// older point (temporary backtracking).
+#pragma once
+
+#include <type_traits>
+#include <utility>
+
+#include "tascell/chain.hpp"
+
+namespace tascell {
+namespace detail {
+
+template <class B, class A>
+struct wind_site {
+  struct wnode : node {
+    B* before;
+    A* after;
+  };
+  static void undo(node* n) { (*static_cast<wnode*>(n)->after)(); }
+  static void redo(node* n) { (*static_cast<wnode*>(n)->before)(); }
+  static constexpr node_kind kind{node_type::wind, nullptr, nullptr, nullptr, nullptr,
+                                   false, "wind", &undo, &redo};
+};
+
+template <class A>
+struct run_after {
+  A& after;
+  ~run_after() { after(); }
+};
+
+}  // namespace detail
+
+template <class B, class A, class F>
+TASCELL_INLINE decltype(auto) wind(ctx c, B&& before, A&& after, F&& body) {
+  using site = detail::wind_site<std::remove_reference_t<B>, std::remove_reference_t<A>>;
+  before();
+  typename site::wnode n;
+  n.prev = c.top;
+  n.kind = &site::kind;
+  n.before = &before;
+  n.after = &after;
+  detail::run_after<std::remove_reference_t<A>> guard{after};
+  return body(ctx{c.w, &n});
+}
+
+}  // namespace tascell

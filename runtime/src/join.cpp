@@ -1,0 +1,145 @@
+// Joins: waiting for the pieces of a @dowork that were given away, without
+// idling (steal back from the thief, take other work), then merging them.
+#include "runtime.hpp"
+#include "tascell/detail/entry.hpp"
+#include "worker.hpp"
+
+namespace tascell::detail {
+namespace {
+
+// Merges every finished piece not merged yet. True when none is pending.
+bool absorb(worker_impl* w, point_aux* a, void* targets) {
+  for (task* t = a->given; t && a->pending > 0; t = t->next_given) {
+    if (t->merged || !t->done.load(std::memory_order_acquire)) continue;
+    if (t->error) {
+      if (!a->error) a->error = t->error;
+      stop_point(w, a, nullptr);
+    } else if (t->cancel_up.load(std::memory_order_acquire) && !a->stopped) {
+      a->cancelled = true;
+      stop_point(w, a, t);
+      propagate_cancel(w, a->point);
+    }
+    t->kind->merge(targets, t);
+    t->merged = true;
+    --a->pending;
+  }
+  return a->pending == 0;
+}
+
+// One attempt to be useful while waiting. True if a piece was run.
+bool help(worker_impl* w, ctx c, point_aux* a, bool may_unwind) {
+  if (w->attention.load(std::memory_order_relaxed)) serve_impl(c, may_unwind);
+  for (task* t = a->given; t; t = t->next_given) {
+    if (t->merged || t->done.load(std::memory_order_acquire)) continue;
+    auto* thief = static_cast<worker_impl*>(t->thief.load(std::memory_order_acquire));
+    if (task* u = request(w, c, thief, t)) {  // steal back
+      run_task(w, c.top, u);
+      return true;
+    }
+    break;
+  }
+  if (task* u = request(w, c, choose_victim(w), nullptr)) {
+    run_task(w, c.top, u);
+    return true;
+  }
+  return false;
+}
+
+void drain(worker_impl* w, ctx c, point_aux* a, void* targets) {
+  unsigned failures = 0;
+  while (!absorb(w, a, targets)) {
+    if (help(w, c, a, false)) failures = 0;
+    else back_off(failures);
+  }
+}
+
+// Removes a (the newest aux) and frees its pieces.
+void pop(worker_impl* w, point_aux* a) {
+  w->aux_stack.pop_back();
+  w->sync_aux_owner();
+  for (task* t = a->given; t;) {
+    task* next = t->next_given;
+    delete t;
+    t = next;
+  }
+  a->given = nullptr;
+}
+
+struct wait_scope {
+  worker_impl* w;
+  activity before;
+  explicit wait_scope(worker_impl* x) : w(x), before(x->act) { w->set_activity(activity::wait); }
+  ~wait_scope() { w->set_activity(before); }
+};
+
+}  // namespace
+
+bool join(ctx c, spawn_point& p, void* targets) {
+  worker_impl* w = impl(c);
+  point_aux* a = w->aux_stack.back();
+  a->at_join = true;
+  {
+    wait_scope ws(w);
+    try {
+      unsigned failures = 0;
+      while (!absorb(w, a, targets)) {
+        if (help(w, c, a, true)) failures = 0;
+        else back_off(failures);
+      }
+    } catch (...) {
+      // An older node is being unwound (or the runtime failed): stop this
+      // @dowork too, wait for its pieces, and let the exception go on.
+      stop_point(w, a, nullptr);
+      drain(w, c, a, targets);
+      pop(w, a);
+      delete a;
+      throw;
+    }
+  }
+  (void)p;
+  pop(w, a);
+  bool cancelled = a->cancelled;
+  std::exception_ptr err = a->error;
+  delete a;
+  if (err) std::rethrow_exception(err);
+  return cancelled;
+}
+
+bool unwind(ctx c, spawn_point& p, void* targets) {
+  worker_impl* w = impl(c);
+  std::exception_ptr e = std::current_exception();
+  node* target = nullptr;
+  try {
+    throw;
+  } catch (stop_signal& s) {
+    target = s.target;
+  } catch (...) {
+  }
+  point_aux* a = find_aux(w, &p);
+  if (!a) {
+    if (target == &p) return true;
+    std::rethrow_exception(e);
+  }
+  a->at_join = true;
+  if (target == &p) {
+    // Stopped on purpose (cancel, or an exception elsewhere): already stopped.
+  } else if (target) {
+    stop_point(w, a, nullptr);
+  } else {
+    if (!a->error) a->error = e;
+    stop_point(w, a, nullptr);
+  }
+  {
+    wait_scope ws(w);
+    drain(w, c, a, targets);
+  }
+  pop(w, a);
+  bool cancelled = a->cancelled;
+  std::exception_ptr err = a->error;
+  delete a;
+  if (target && target != &p) std::rethrow_exception(e);
+  if (err) std::rethrow_exception(err);
+  return cancelled || target == &p;
+}
+
+}  // namespace tascell::detail

@@ -1,0 +1,113 @@
+// Asking for work: the thief's side of a steal, victim choice, back-off, and
+// running a piece that was received.
+#include <immintrin.h>
+#include <sched.h>
+#include <time.h>
+
+#include "runtime.hpp"
+#include "tascell/detail/entry.hpp"
+#include "worker.hpp"
+
+namespace tascell::detail {
+
+std::uint64_t next_task_serial() noexcept {
+  static std::atomic<std::uint64_t> n{0};
+  return n.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
+void back_off(unsigned& failures) {
+  ++failures;
+  if (failures < 8) {
+    for (int i = 0; i < 32; ++i) _mm_pause();
+  } else if (failures < 256) {
+    sched_yield();
+  } else {
+    // Long droughts (little parallelism left): sleep so an idle worker does
+    // not take the core from a working one.
+    timespec ts{0, failures < 1024 ? 20'000 : 100'000};
+    nanosleep(&ts, nullptr);
+  }
+}
+
+// Protocol (one request per victim at a time):
+//   thief: wanted = piece or null; reply = no_reply;
+//          CAS victim.requester null -> thief; victim.attention = 1 (release)
+//   victim (at a poll): attention = 0 (acq_rel); r = requester (acquire);
+//          give or refuse; requester = null; r.reply = task or refused (release)
+//   thief: spins on reply (acquire), serving its own requests meanwhile so
+//          that two workers asking each other cannot deadlock.
+task* request(worker_impl* w, ctx here, worker_impl* v, task* wanted) {
+  if (!v || v == w) return nullptr;
+  w->wanted = wanted;
+  w->reply.store(no_reply, std::memory_order_relaxed);
+  worker_impl* expected = nullptr;
+  if (!v->requester.compare_exchange_strong(expected, w, std::memory_order_acq_rel,
+                                            std::memory_order_relaxed))
+    return nullptr;  // someone else is asking this victim
+  w->stats.requests_sent++;
+  v->attention.store(1, std::memory_order_release);
+  task* t;
+  unsigned spins = 0;
+  while ((t = w->reply.load(std::memory_order_acquire)) == no_reply) {
+    if (w->attention.load(std::memory_order_relaxed)) serve_impl(here, false);
+    if (++spins < 64) _mm_pause();
+    else sched_yield();
+  }
+  if (t == refused) {
+    w->stats.requests_refused++;
+    return nullptr;
+  }
+  w->stats.pieces_received++;
+  if (wanted) w->stats.steal_backs++;
+  return t;
+}
+
+worker_impl* choose_victim(worker_impl* w) {
+  runtime& rt = *w->rt;
+  int n = rt.size();
+  if (n < 2) return nullptr;
+  auto pick = [&] {
+    int v = static_cast<int>(w->rng() % static_cast<std::uint64_t>(n - 1));
+    if (v >= w->id) ++v;
+    return rt.worker(v);
+  };
+  if (rt.config().victim == victim_choice::loaded) {
+    // A worker judged to have work: one that is running a piece (busy).
+    for (int tries = 0; tries < n; ++tries) {
+      worker_impl* v = pick();
+      if (v->busy.load(std::memory_order_relaxed)) return v;
+    }
+  }
+  return pick();
+}
+
+void run_task(worker_impl* w, node* base, task* t) {
+  boundary b;
+  b.prev = base;
+  b.kind = &boundary_kind;
+  b.t = t;
+  bool was_busy = w->busy.load(std::memory_order_relaxed);
+  w->busy.store(true, std::memory_order_relaxed);
+  activity before = w->act;
+  w->set_activity(activity::work);
+  ++w->depth;
+  try {
+    t->kind->run(ctx{w, &b}, t);
+  } catch (stop_signal&) {
+    t->completed = false;  // stopped before it finished
+  } catch (...) {
+    t->error = std::current_exception();
+    t->completed = false;
+  }
+  --w->depth;
+  w->set_activity(before);
+  w->busy.store(was_busy, std::memory_order_relaxed);
+  // The victim may free t as soon as `done` is set: touch nothing after it.
+  auto* victim = static_cast<worker_impl*>(t->victim);
+  bool alarm = t->error != nullptr || t->cancel_up.load(std::memory_order_relaxed);
+  if (alarm) t->origin->alarm.store(true, std::memory_order_release);
+  t->done.store(true, std::memory_order_release);
+  if (alarm) victim->attention.store(1, std::memory_order_release);
+}
+
+}  // namespace tascell::detail

@@ -1,0 +1,233 @@
+// The runtime: starting the workers, root calls, shutting down at exit.
+#include "runtime.hpp"
+
+#include <sched.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "tascell/root.hpp"
+
+namespace tascell::detail {
+namespace {
+
+thread_local worker_impl* current_worker = nullptr;
+
+struct thread_start {
+  runtime* rt;
+  int id;
+  void (runtime::*fn)(int);
+};
+
+}  // namespace
+
+runtime& runtime::get() {
+  // Constructed on first use; a bad setting throws config_error here, and
+  // the next call tries again.
+  static runtime rt(settings::from_environment());
+  return rt;
+}
+
+runtime::runtime(settings s) : cfg_(std::move(s)) {
+  std::uint64_t seed = cfg_.seed ? cfg_.seed
+                                 : static_cast<std::uint64_t>(
+                                       std::chrono::steady_clock::now().time_since_epoch().count());
+  for (int i = 0; i < cfg_.workers; ++i) {
+    auto w = std::make_unique<worker_impl>();
+    w->id = i;
+    w->rt = this;
+    w->rng.seed(seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(i) + 1);
+    w->since = std::chrono::steady_clock::now();
+    workers_.push_back(std::move(w));
+  }
+  unsigned cpus = std::thread::hardware_concurrency();
+  for (int i = 1; i < cfg_.workers; ++i) {
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, cfg_.stack_bytes);
+    auto* start = new thread_start{this, i, &runtime::thread_main};
+    pthread_t th;
+    int rc = pthread_create(
+        &th, &attr,
+        [](void* p) -> void* {
+          auto* s = static_cast<thread_start*>(p);
+          (s->rt->*(s->fn))(s->id);
+          delete s;
+          return nullptr;
+        },
+        start);
+    pthread_attr_destroy(&attr);
+    if (rc != 0) {
+      delete start;
+      throw std::runtime_error(std::string("tascell: cannot start worker thread ") +
+                               std::to_string(i) + " of TASCELL_WORKERS=" +
+                               std::to_string(cfg_.workers) + ": " + std::strerror(rc));
+    }
+    // Pin worker i to CPU i when there are no more workers than CPUs. Worker
+    // 0 is the thread that makes the root call: it is left as it is.
+    if (cfg_.pin && cpus > 0 && static_cast<unsigned>(cfg_.workers) <= cpus) {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      CPU_SET(static_cast<unsigned>(i) % cpus, &set);
+      pthread_setaffinity_np(th, sizeof(set), &set);  // best effort
+    }
+    threads_.push_back(th);
+  }
+}
+
+runtime::~runtime() {
+  {
+    std::lock_guard<std::mutex> g(m_);
+    shutdown_ = true;
+  }
+  cv_.notify_all();
+  for (pthread_t th : threads_) pthread_join(th, nullptr);
+}
+
+void runtime::thread_main(int id) {
+  worker_impl* w = worker(id);
+  current_worker = w;
+  std::uint64_t seen = 0;
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> g(m_);
+      cv_.wait(g, [&] { return shutdown_ || epoch_ != seen; });
+      if (shutdown_) return;
+      seen = epoch_;
+    }
+    w->since = std::chrono::steady_clock::now();
+    w->act = activity::idle;
+    unsigned failures = 0;
+    while (!root_done()) {
+      if (w->attention.load(std::memory_order_relaxed)) serve_impl(ctx{w, nullptr}, false);
+      if (task* t = request(w, ctx{w, nullptr}, choose_victim(w), nullptr)) {
+        run_task(w, nullptr, t);
+        failures = 0;
+      } else {
+        back_off(failures);
+      }
+    }
+    finish_root(w);
+  }
+}
+
+// The end of a root call for one worker. Once the root task has finished no
+// work exists, but requests may still be in flight: every worker keeps
+// answering (refusing) until all have stopped asking.
+void runtime::finish_root(worker_impl* w) {
+  w->set_activity(activity::idle);
+  participants_.fetch_sub(1, std::memory_order_acq_rel);
+  while (participants_.load(std::memory_order_acquire) > 0) {
+    if (w->attention.load(std::memory_order_relaxed)) serve_impl(ctx{w, nullptr}, false);
+    sched_yield();
+  }
+  if (w->attention.load(std::memory_order_relaxed)) serve_impl(ctx{w, nullptr}, false);
+  finished_.fetch_add(1, std::memory_order_acq_rel);
+}
+
+void runtime::run_root(void (*fn)(ctx, void*), void* env) {
+  if (current_worker)
+    throw std::logic_error(
+        "tascell: a root call was made from inside a running task (root calls do not nest; call "
+        "the @task function with the task's context instead)");
+  std::lock_guard<std::mutex> root_lock(root_mutex_);
+  worker_impl* w = worker(0);
+  current_worker = w;
+  for (auto& x : workers_) x->stats = worker_stats{};
+  root_done_.store(false, std::memory_order_relaxed);
+  participants_.store(size(), std::memory_order_relaxed);
+  finished_.store(0, std::memory_order_relaxed);
+  auto start = std::chrono::steady_clock::now();
+  {
+    std::lock_guard<std::mutex> g(m_);
+    ++epoch_;
+  }
+  cv_.notify_all();
+  root_running_.store(true, std::memory_order_release);
+
+  w->since = start;
+  w->act = activity::work;
+  w->busy.store(true, std::memory_order_relaxed);
+  std::exception_ptr err;
+  try {
+    fn(ctx{w, nullptr}, env);
+  } catch (...) {
+    err = std::current_exception();
+  }
+  w->busy.store(false, std::memory_order_relaxed);
+  root_done_.store(true, std::memory_order_release);
+  finish_root(w);
+  while (finished_.load(std::memory_order_acquire) < size()) sched_yield();
+  root_running_.store(false, std::memory_order_release);
+  auto end = std::chrono::steady_clock::now();
+
+  run_stats r;
+  r.seconds = std::chrono::duration<double>(end - start).count();
+  for (auto& x : workers_) r.workers.push_back(x->stats);
+  {
+    std::lock_guard<std::mutex> g(stats_m_);
+    last_ = r;
+  }
+  if (cfg_.stats) print_stats(r);
+  current_worker = nullptr;
+  if (err) std::rethrow_exception(err);
+}
+
+run_stats runtime::last_stats() {
+  std::lock_guard<std::mutex> g(stats_m_);
+  return last_;
+}
+
+void runtime::print_stats(const run_stats& r) const {
+  auto ms = [](std::int64_t ns) { return static_cast<double>(ns) / 1e6; };
+  std::fprintf(stderr, "tascell stats: root call %.3f s, %d workers\n", r.seconds, size());
+  std::fprintf(stderr,
+               "%6s %10s %10s %10s %8s %8s %8s %8s %8s %8s %8s\n", "worker", "work_ms", "idle_ms",
+               "wait_ms", "req_sent", "refused", "served", "declined", "given", "received",
+               "stealbk");
+  auto row = [&](const char* name, const worker_stats& s) {
+    std::fprintf(stderr, "%6s %10.1f %10.1f %10.1f %8lld %8lld %8lld %8lld %8lld %8lld %8lld\n",
+                 name, ms(s.work_ns), ms(s.idle_ns), ms(s.wait_ns),
+                 static_cast<long long>(s.requests_sent), static_cast<long long>(s.requests_refused),
+                 static_cast<long long>(s.requests_served),
+                 static_cast<long long>(s.requests_declined), static_cast<long long>(s.pieces_given),
+                 static_cast<long long>(s.pieces_received), static_cast<long long>(s.steal_backs));
+  };
+  for (std::size_t i = 0; i < r.workers.size(); ++i)
+    row(std::to_string(i).c_str(), r.workers[i]);
+  row("total", r.total());
+}
+
+void run_root(void (*fn)(ctx, void*), void* env) { runtime::get().run_root(fn, env); }
+
+}  // namespace tascell::detail
+
+namespace tascell {
+
+worker_stats run_stats::total() const {
+  worker_stats t;
+  for (const auto& s : workers) {
+    t.work_ns += s.work_ns;
+    t.idle_ns += s.idle_ns;
+    t.wait_ns += s.wait_ns;
+    t.requests_sent += s.requests_sent;
+    t.requests_refused += s.requests_refused;
+    t.requests_served += s.requests_served;
+    t.requests_declined += s.requests_declined;
+    t.pieces_given += s.pieces_given;
+    t.pieces_received += s.pieces_received;
+    t.steal_backs += s.steal_backs;
+  }
+  return t;
+}
+
+run_stats last_stats() { return detail::runtime::get().last_stats(); }
+int workers() { return detail::runtime::get().size(); }
+int rank() { return 0; }
+int processes() { return 1; }
+
+}  // namespace tascell

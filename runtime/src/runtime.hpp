@@ -1,0 +1,62 @@
+// The process-wide runtime: settings, workers and their threads, root calls.
+// Initialisation order is the member order.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <pthread.h>
+#include <vector>
+
+#include "settings.hpp"
+#include "worker.hpp"
+
+namespace tascell::detail {
+
+class runtime {
+ public:
+  static runtime& get();  // starts the runtime on first use
+  ~runtime();
+
+  const settings& config() const { return cfg_; }
+  int size() const { return static_cast<int>(workers_.size()); }
+  worker_impl* worker(int i) { return workers_[static_cast<std::size_t>(i)].get(); }
+
+  void run_root(void (*fn)(ctx, void*), void* env);
+
+  // True while a root call is running (workers look for work).
+  bool in_root() const { return root_running_.load(std::memory_order_acquire); }
+  // Set when the root task has finished: searching workers stop.
+  bool root_done() const { return root_done_.load(std::memory_order_acquire); }
+
+  run_stats last_stats();
+
+ private:
+  explicit runtime(settings s);
+  void thread_main(int id);
+  void finish_root(worker_impl* w);  // the barrier after the root task
+  void print_stats(const run_stats& r) const;
+
+  settings cfg_;
+  std::vector<std::unique_ptr<worker_impl>> workers_;
+  std::vector<pthread_t> threads_;
+  std::mutex root_mutex_;  // one root call at a time
+
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::uint64_t epoch_ = 0;  // incremented at every root call (under m_)
+  bool shutdown_ = false;
+
+  std::atomic<bool> root_running_{false};
+  std::atomic<bool> root_done_{false};
+  // Workers still taking part in the current root call.
+  std::atomic<int> participants_{0};
+  // Workers that have left the current root call (the caller waits for all).
+  std::atomic<int> finished_{0};
+
+  std::mutex stats_m_;
+  run_stats last_;
+};
+
+}  // namespace tascell::detail

@@ -1,0 +1,208 @@
+// Serving: what a worker does at a poll when `attention` is set.
+//
+// 1. Alarms: a piece given away from one of this worker's points ended with
+//    an exception or called cancel(); stop that @dowork.
+// 2. A request: find work on the chain by temporary backtracking and hand
+//    it over, or refuse.
+// 3. Stops: if the running piece, or a @dowork in it, was stopped, unwind to
+//    it by throwing stop_signal (only where the caller allows unwinding).
+#include <algorithm>
+
+#include "runtime.hpp"
+#include "tascell/detail/entry.hpp"
+#include "worker.hpp"
+
+namespace tascell::detail {
+
+const node_kind boundary_kind{node_type::boundary, nullptr, nullptr, nullptr, nullptr,
+                              false, "piece", nullptr, nullptr};
+
+point_aux* find_aux(worker_impl* w, spawn_point* p) {
+  for (auto it = w->aux_stack.rbegin(); it != w->aux_stack.rend(); ++it)
+    if ((*it)->point == p) return *it;
+  return nullptr;
+}
+
+// Invariant: aux_stack lists the points that have an aux in chain order,
+// newest last, so a join always finds its own aux at the back. A new aux for
+// p goes below the entries of points newer than p.
+point_aux* get_aux(worker_impl* w, spawn_point* p, node* top) {
+  if (point_aux* a = find_aux(w, p)) return a;
+  auto newer = [&](spawn_point* q) {
+    for (node* n = top; n && n != p; n = n->prev)
+      if (n == q) return true;
+    return false;
+  };
+  auto pos = w->aux_stack.end();
+  while (pos != w->aux_stack.begin() && newer((*(pos - 1))->point)) --pos;
+  auto* a = new point_aux;
+  a->point = p;
+  w->aux_stack.insert(pos, a);
+  w->sync_aux_owner();
+  return a;
+}
+
+void stop_point(worker_impl* w, point_aux* a, task* spare) {
+  (void)w;
+  if (a->stopped) return;
+  a->stopped = true;
+  a->point->end = a->point->next;  // drop the work not started
+  for (task* t = a->given; t; t = t->next_given) {
+    if (t == spare || t->done.load(std::memory_order_acquire)) continue;
+    t->stop.store(true, std::memory_order_release);
+    if (auto* thief = static_cast<worker_impl*>(t->thief.load(std::memory_order_acquire)))
+      thief->attention.store(1, std::memory_order_release);
+  }
+}
+
+void propagate_cancel(worker_impl* w, spawn_point* p) {
+  (void)w;
+  node* below = p->prev;
+  if (!below || below->kind->type != node_type::boundary) return;
+  task* t = static_cast<boundary*>(below)->t;
+  // p is this piece's own point: the @dowork it belongs to lives on the
+  // victim. Tell the victim (alarm before attention, both before `done`).
+  t->cancel_up.store(true, std::memory_order_release);
+  t->origin->alarm.store(true, std::memory_order_release);
+  static_cast<worker_impl*>(t->victim)->attention.store(1, std::memory_order_release);
+}
+
+namespace {
+
+void process_alarms(worker_impl* w) {
+  for (point_aux* a : w->aux_stack) {
+    if (!a->alarm.exchange(false, std::memory_order_acq_rel)) continue;
+    for (task* t = a->given; t; t = t->next_given) {
+      if (t->merged) continue;
+      if (t->done.load(std::memory_order_acquire) && t->error) {
+        if (!a->error) a->error = t->error;
+        stop_point(w, a, nullptr);
+        a->unwind_owner = true;
+      } else if (t->cancel_up.load(std::memory_order_acquire) && !a->stopped) {
+        a->cancelled = true;
+        a->canceller = t;
+        stop_point(w, a, t);
+        a->unwind_owner = true;
+        propagate_cancel(w, a->point);
+      }
+    }
+  }
+}
+
+// Temporary backtracking: pick the point to give from, undo the winds newer
+// than it, pack the work, redo the winds.
+task* give(worker_impl* w, ctx c, worker_impl* thief) {
+  task* wanted = thief->wanted;
+  auto& walk = w->walk;
+  walk.clear();
+  bool found = wanted == nullptr;
+  for (node* n = c.top; n; n = n->prev) {
+    if (wanted && n->kind->type == node_type::boundary && static_cast<boundary*>(n)->t == wanted) {
+      found = true;
+      break;
+    }
+    walk.push_back(n);
+  }
+  if (!found) return nullptr;  // the wanted piece is not running here (any more)
+
+  // Highest priority; among equals the oldest (walk is newest first).
+  std::ptrdiff_t best = -1;
+  std::int64_t best_prio = 0;
+  for (std::size_t i = 0; i < walk.size(); ++i) {
+    node* n = walk[i];
+    if (n->kind->type != node_type::point) continue;
+    auto* p = static_cast<spawn_point*>(n);
+    if (p->next >= p->end) continue;
+    std::int64_t prio = p->kind->priority ? p->kind->priority(p) : 0;
+    if (best < 0 || prio >= best_prio) {
+      best = static_cast<std::ptrdiff_t>(i);
+      best_prio = prio;
+    }
+  }
+  if (best < 0) return nullptr;
+  auto* p = static_cast<spawn_point*>(walk[static_cast<std::size_t>(best)]);
+
+  for (std::ptrdiff_t i = 0; i < best; ++i)
+    if (walk[static_cast<std::size_t>(i)]->kind->type == node_type::wind)
+      walk[static_cast<std::size_t>(i)]->kind->undo(walk[static_cast<std::size_t>(i)]);
+
+  std::int64_t lo = p->end - (p->end - p->next + 1) / 2;
+  std::int64_t hi = p->end;
+  task* t = nullptr;
+  try {
+    t = p->kind->put(p, lo, hi);
+  } catch (...) {
+    for (std::ptrdiff_t i = best - 1; i >= 0; --i)
+      if (walk[static_cast<std::size_t>(i)]->kind->type == node_type::wind)
+        walk[static_cast<std::size_t>(i)]->kind->redo(walk[static_cast<std::size_t>(i)]);
+    throw;
+  }
+  p->end = lo;
+
+  for (std::ptrdiff_t i = best - 1; i >= 0; --i)
+    if (walk[static_cast<std::size_t>(i)]->kind->type == node_type::wind)
+      walk[static_cast<std::size_t>(i)]->kind->redo(walk[static_cast<std::size_t>(i)]);
+
+  t->kind = p->kind;
+  t->lo = lo;
+  t->hi = hi;
+  t->victim = w;
+  t->serial = next_task_serial();
+  t->thief.store(thief, std::memory_order_relaxed);
+  point_aux* a = get_aux(w, p, c.top);
+  t->origin = a;
+  t->next_given = a->given;
+  a->given = t;
+  a->pending++;
+  w->stats.pieces_given++;
+  return t;
+}
+
+void answer_request(worker_impl* w, ctx c, bool refuse) {
+  worker_impl* r = w->requester.load(std::memory_order_acquire);
+  if (!r) return;
+  task* t = nullptr;
+  try {
+    if (!refuse) t = give(w, c, r);
+  } catch (...) {
+    w->requester.store(nullptr, std::memory_order_release);
+    r->reply.store(refused, std::memory_order_release);
+    throw;
+  }
+  if (t) w->stats.requests_served++;
+  else w->stats.requests_declined++;
+  w->requester.store(nullptr, std::memory_order_release);
+  r->reply.store(t ? t : refused, std::memory_order_release);
+}
+
+// The oldest node of the running piece that must be unwound to, or nullptr.
+node* stop_target(worker_impl* w, ctx c) {
+  node* target = nullptr;
+  for (node* n = c.top; n; n = n->prev) {
+    if (n->kind->type == node_type::boundary) {
+      if (static_cast<boundary*>(n)->t->stop.load(std::memory_order_acquire)) target = n;
+      break;
+    }
+    if (n->kind->type == node_type::point) {
+      point_aux* a = find_aux(w, static_cast<spawn_point*>(n));
+      if (a && a->stopped && a->unwind_owner && !a->at_join) target = n;
+    }
+  }
+  return target;
+}
+
+}  // namespace
+
+void serve_impl(ctx c, bool may_unwind) {
+  worker_impl* w = impl(c);
+  w->attention.exchange(0, std::memory_order_acq_rel);
+  process_alarms(w);
+  node* target = may_unwind ? stop_target(w, c) : nullptr;
+  // A piece about to be unwound gives nothing away.
+  answer_request(w, c, target != nullptr);
+  if (target) throw stop_signal{target};
+}
+
+void serve(ctx c) { serve_impl(c, true); }
+
+}  // namespace tascell::detail

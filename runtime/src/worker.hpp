@@ -1,0 +1,117 @@
+// A worker's private state. Fields are grouped by who touches them: the
+// owner only, or other workers too (atomics, on their own cache lines).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <random>
+#include <vector>
+
+#include "tascell/chain.hpp"
+#include "tascell/poll.hpp"
+#include "tascell/stats.hpp"
+
+namespace tascell::detail {
+
+class runtime;
+
+// Slow-path state of a spawn point: created the first time work is given
+// away from it (or it is cancelled), kept on the owner's aux stack in chain
+// order, removed at its join.
+struct point_aux {
+  spawn_point* point = nullptr;
+  task* given = nullptr;            // pieces given away, newest first
+  std::int64_t pending = 0;         // given and not yet merged
+  // Set by a thief (release) whose piece ended with an exception or called
+  // cancel(); the owner reads it in serve() after `attention`.
+  std::atomic<bool> alarm{false};
+  bool stopped = false;             // nothing more starts; pieces told to stop
+  bool cancelled = false;           // stopped by cancel(): completes normally
+  bool unwind_owner = false;        // the owner's running part must stop at its next poll
+  std::exception_ptr error;         // the first exception of the @dowork
+  task* canceller = nullptr;        // the piece that called cancel(): keeps running
+  bool at_join = false;             // the owner has finished its own part and waits
+};
+
+// The node a worker pushes when it starts a piece received from another
+// worker: everything newer on the chain belongs to that piece.
+struct boundary : node {
+  task* t;
+};
+extern const node_kind boundary_kind;
+
+// Answers in `reply`.
+inline task* const no_reply = nullptr;
+inline task* const refused = reinterpret_cast<task*>(std::uintptr_t{1});
+
+enum class activity : std::uint8_t { work, idle, wait };
+
+struct worker_impl : worker {
+  // --- touched by other workers ---
+  // The worker that asks this one for work (one at a time; others retry
+  // elsewhere). Claimed by compare-and-swap, cleared by the owner.
+  alignas(64) std::atomic<worker_impl*> requester{nullptr};
+  // The answer to this worker's own request: no_reply, refused or a task.
+  alignas(64) std::atomic<task*> reply{no_reply};
+  // The piece this worker wants help with (steal back), or nullptr for "any
+  // work"; written before `requester` is claimed on the victim.
+  task* wanted = nullptr;
+  // A hint for victim choice: this worker is running work.
+  std::atomic<bool> busy{false};
+
+  // --- owner only ---
+  alignas(64) int id = 0;
+  runtime* rt = nullptr;
+  std::vector<point_aux*> aux_stack;  // chain order, newest last
+  std::vector<node*> walk;            // scratch for serve()
+  std::mt19937_64 rng;
+  worker_stats stats;
+  activity act = activity::idle;
+  std::chrono::steady_clock::time_point since;
+  int depth = 0;  // pieces running nested on this worker
+
+  void set_activity(activity a) {
+    auto now = std::chrono::steady_clock::now();
+    auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now - since).count();
+    switch (act) {
+      case activity::work: stats.work_ns += ns; break;
+      case activity::idle: stats.idle_ns += ns; break;
+      case activity::wait: stats.wait_ns += ns; break;
+    }
+    act = a;
+    since = now;
+  }
+
+  void sync_aux_owner() { aux_owner = aux_stack.empty() ? nullptr : aux_stack.back()->point; }
+};
+
+inline worker_impl* impl(ctx c) { return static_cast<worker_impl*>(c.w); }
+
+// --- serve.cpp ---
+// Serves requests and stop notifications. With may_unwind, throws
+// stop_signal when the running piece (or a @dowork in it) must stop.
+void serve_impl(ctx c, bool may_unwind);
+// The aux of p, or nullptr.
+point_aux* find_aux(worker_impl* w, spawn_point* p);
+// The aux of p, created (in chain order) if needed. `chain_above` lists the
+// nodes newer than p, newest first, or is empty when p is the newest point.
+point_aux* get_aux(worker_impl* w, spawn_point* p, node* top);
+// Stops the @dowork of aux: drops its work not started, tells its pieces
+// (except `spare`) to stop.
+void stop_point(worker_impl* w, point_aux* a, task* spare);
+// Reports cancel_up to the victim when p is the piece's own point on a thief.
+void propagate_cancel(worker_impl* w, spawn_point* p);
+
+// --- request.cpp ---
+// Asks `victim` for work (targeted at `wanted`, or any). Serves this worker's
+// own requests while it waits. Returns a task or nullptr.
+task* request(worker_impl* w, ctx here, worker_impl* victim, task* wanted);
+worker_impl* choose_victim(worker_impl* w);
+// Runs a piece received from another worker on top of `base`.
+void run_task(worker_impl* w, node* base, task* t);
+// A pause in a loop that failed to find work: spins, then yields, then sleeps.
+void back_off(unsigned& failures);
+
+}  // namespace tascell::detail

@@ -1,0 +1,48 @@
+// n-queens with one shared board undone by winds, as the translator lowers
+//   @task long nqueens(int n, int k, int* a) {
+//     long s = 0;
+//     @dowork reduction(+: s) copy(a[0:n])
+//     for (int i = 0; i < n; ++i)
+//       if (safe(a, k, i))
+//         @wind(a[k] = i, a[k] = -1) { s += k + 1 == n ? 1 : nqueens(n, k + 1, a); }
+//     return s;
+//   }
+#pragma once
+
+#include <tascell/tascell.hpp>
+
+namespace programs {
+
+inline bool safe(const int* a, int k, int col) {
+  for (int r = 0; r < k; ++r)
+    if (a[r] == col || a[r] - col == k - r || col - a[r] == k - r) return false;
+  return true;
+}
+
+inline long nqueens(tascell::ctx c, int n, int k, int* a) {
+  long s = 0;
+  tascell::dowork_for(
+      c, tascell::range(0, n), tascell::in(n), tascell::in(k), tascell::copy(a, 0, n),
+      tascell::reduce<tascell::op::plus>(s),
+      [](tascell::ctx c, std::int64_t i, const int& n, const int& k, int* a, long& s) {
+        int col = static_cast<int>(i);
+        if (!safe(a, k, col)) return;
+        tascell::wind(
+            c, [&] { a[k] = col; }, [&] { a[k] = -1; },
+            [&](tascell::ctx c) { s += k + 1 == n ? 1 : nqueens(c, n, k + 1, a); });
+      });
+  return s;
+}
+
+inline long nqueens_serial(int n, int k, int* a) {
+  long s = 0;
+  for (int i = 0; i < n; ++i)
+    if (safe(a, k, i)) {
+      a[k] = i;
+      s += k + 1 == n ? 1 : nqueens_serial(n, k + 1, a);
+      a[k] = -1;
+    }
+  return s;
+}
+
+}  // namespace programs
