@@ -7,6 +7,10 @@
 namespace tascell::detail {
 namespace {
 
+// How many pieces may run nested on one worker before a waiting worker stops
+// taking unrelated work (it still steals back).
+constexpr int max_unrelated_nesting = 3;
+
 // Merges every finished piece not merged yet. True when none is pending.
 bool absorb(worker_impl* w, point_aux* a, void* targets) {
   for (task* t = a->given; t && a->pending > 0; t = t->next_given) {
@@ -38,9 +42,16 @@ bool help(worker_impl* w, ctx c, point_aux* a, bool may_unwind) {
     }
     break;
   }
-  if (task* u = request(w, c, choose_victim(w), nullptr)) {
-    run_task(w, c.top, u);
-    return true;
+  // Unrelated work runs nested on this worker's stack, above the join, and
+  // may itself wait and nest again: without a bound the stack grows without
+  // limit (seen: 100,000 frames). Steal-back needs no bound: a piece stolen
+  // back lies inside the awaited piece, deeper in the same tree, so its
+  // nesting is bounded by the depth of the task tree.
+  if (w->depth < max_unrelated_nesting) {
+    if (task* u = request(w, c, choose_victim(w), nullptr)) {
+      run_task(w, c.top, u);
+      return true;
+    }
   }
   return false;
 }

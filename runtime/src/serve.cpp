@@ -96,10 +96,18 @@ task* give(worker_impl* w, ctx c, worker_impl* thief) {
   auto& walk = w->walk;
   walk.clear();
   bool found = wanted == nullptr;
+  // For a steal-back, only the wanted piece's own frames may give: pieces
+  // running nested above them may be unrelated work, and handing those back
+  // would let the waiting worker's stack grow without bound. Points of the
+  // piece's own frames lie deeper in the same task tree than the piece.
+  std::size_t first_eligible = 0;
   for (node* n = c.top; n; n = n->prev) {
-    if (wanted && n->kind->type == node_type::boundary && static_cast<boundary*>(n)->t == wanted) {
-      found = true;
-      break;
+    if (wanted && n->kind->type == node_type::boundary) {
+      if (static_cast<boundary*>(n)->t == wanted) {
+        found = true;
+        break;
+      }
+      first_eligible = walk.size() + 1;
     }
     walk.push_back(n);
   }
@@ -108,7 +116,7 @@ task* give(worker_impl* w, ctx c, worker_impl* thief) {
   // Highest priority; among equals the oldest (walk is newest first).
   std::ptrdiff_t best = -1;
   std::int64_t best_prio = 0;
-  for (std::size_t i = 0; i < walk.size(); ++i) {
+  for (std::size_t i = first_eligible; i < walk.size(); ++i) {
     node* n = walk[i];
     if (n->kind->type != node_type::point) continue;
     auto* p = static_cast<spawn_point*>(n);

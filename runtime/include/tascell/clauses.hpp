@@ -7,7 +7,8 @@
 //   reduce_with(x, identity, f)   the same with a user function
 //   copy(p, lo, len)   the piece gets its own copy of p[lo, lo+len) as it is
 //                      when the work is given away; p points into that copy
-//   copyout(p, lo, len)  as copy, and the elements are copied back at the join
+//   copyout(p, lo, len)  as copy, and the elements the piece changed are
+//                      copied back at the join
 //   shared(p)          the pointer is passed as is (this process only)
 //
 // The body of a part or loop receives one parameter per clause, in order:
@@ -27,6 +28,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -137,6 +139,7 @@ template <class T> struct copy_ref { T* p; std::int64_t lo, len; };
 
 template <class T> struct copy_stored {
   std::vector<std::remove_const_t<T>> buf;
+  std::vector<std::remove_const_t<T>> orig;  // copyout only: the elements as received
   std::int64_t lo = 0, len = 0;
   // p as the body sees it: p[lo, lo+len) is buf.
   T* p() { return buf.data() - lo; }
@@ -168,13 +171,24 @@ template <class T> struct clause_traits<copyout_t<T>> {
   using target = T*;
   static ref make_ref(const copyout_t<T>& c) { return {c.p, c.lo, c.len}; }
   static ref ref_of(stored& s) { return {s.p(), s.lo, s.len}; }
-  static void put(const ref& r, stored& s) { clause_traits<copy_t<T>>::put(r, s); }
+  static void put(const ref& r, stored& s) {
+    clause_traits<copy_t<T>>::put(r, s);
+    s.orig = s.buf;
+  }
   static T* param(const copyout_t<T>& c) { return c.p; }
   static T* param(stored& s) { return s.p(); }
   static target target_of(const copyout_t<T>& c) { return c.p; }
   static target target_of(stored& s) { return s.p(); }
+  // Only the elements the piece changed go back: pieces of one loop share a
+  // copyout range but write disjoint elements (LANGUAGE.md), so an element
+  // a piece left alone may meanwhile have been written by another piece.
   static void merge(target t, stored& s, bool) {
-    std::copy(s.buf.begin(), s.buf.end(), t + s.lo);
+    for (std::size_t i = 0; i < s.buf.size(); ++i)
+      if (!same(s.buf[i], s.orig[i])) t[s.lo + static_cast<std::int64_t>(i)] = s.buf[i];
+  }
+  static bool same(const T& a, const T& b) {
+    if constexpr (std::is_trivially_copyable_v<T>) return std::memcmp(&a, &b, sizeof(T)) == 0;
+    else return a == b;
   }
 };
 

@@ -1,9 +1,9 @@
 // @dowork on the runtime: parallel parts and parallel loops.
 //
 //   tascell::dowork(c, part0, part1, ...);
-//   tascell::dowork(c, tascell::options{...}, part0, part1, ...);
+//   tascell::dowork(c, tascell::when(cond), part0, part1, ...);   (or priority(f[, cond]))
 //   tascell::dowork_for(c, tascell::range(lo, hi[, step]), clauses..., body);
-//   tascell::dowork_for(c, tascell::options{...}, range, clauses..., body);
+//   tascell::dowork_for(c, tascell::priority(f), range, clauses..., body);
 //
 // A part is a callable `f(ctx)` or `tascell::part(clauses..., f)` where f
 // receives `(ctx, params...)`, one parameter per clause (clauses.hpp). The
@@ -40,7 +40,13 @@ struct options {
   bool when = true;
   Prio priority{};
 };
-template <class Prio> options(bool, Prio) -> options<Prio>;
+// if(cond): when false the @dowork runs as plain sequential code.
+inline options<> when(bool cond) { return {cond, {}}; }
+// priority(f): f() is the priority of the work, evaluated at each hand-over.
+template <class Prio>
+options<Prio> priority(Prio f, bool cond = true) {
+  return {cond, std::move(f)};
+}
 
 template <class F, class... C>
 struct part_t {
@@ -254,9 +260,11 @@ struct parts_site {
                               t->stored);
     bool cancelled = false;
     try {
-      poll(in);
+      // Claim a part before every poll, as the owner does: polling with the
+      // whole piece still open would let it be handed on again untouched.
       for (std::int64_t k = p.next; k < p.end; k = p.next) {
         p.next = k + 1;
+        poll(in);
         [&]<std::size_t... I>(std::index_sequence<I...>) {
           ((k == static_cast<std::int64_t>(I) ? call_thief<I>(t, in) : void()), ...);
         }(std::index_sequence_for<P...>{});

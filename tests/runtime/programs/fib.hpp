@@ -8,7 +8,7 @@ namespace programs {
 
 inline long fib(tascell::ctx c, int n) {
   if (n < 2) return n;
-  long a, b;
+  long a = 0, b = 0;
   tascell::dowork(c, [&](tascell::ctx c) { a = fib(c, n - 1); },
                   tascell::part(tascell::in(n), tascell::out(b),
                                 [](tascell::ctx c, const int& n, long& b) { b = fib(c, n - 2); }));

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it (.ci/run calls exactly this):
+# installs what is missing, builds with -Werror, runs every test, then builds
+# and runs the runtime tests under AddressSanitizer and ThreadSanitizer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/install-deps.sh
+
+jobs=$(nproc)
+passed=0
+failed=0
+# run_ctest DIR: runs ctest there and adds its counts to the totals.
+run_ctest() {
+  local log
+  log=$(mktemp)
+  set +e
+  ctest --test-dir "$1" --output-on-failure -j1 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  set -e
+  local line
+  line=$(grep -E "tests passed, [0-9]+ tests failed out of [0-9]+" "$log" | tail -1)
+  rm -f "$log"
+  if [ -z "$line" ]; then
+    echo "test.sh: ctest in $1 printed no summary" >&2
+    failed=$((failed + 1))
+    return
+  fi
+  local f n
+  f=$(echo "$line" | sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+)/\1/')
+  n=$(echo "$line" | sed -E 's/.* ([0-9]+) tests failed out of ([0-9]+)/\2/')
+  passed=$((passed + n - f))
+  failed=$((failed + f))
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then failed=$((failed + 1)); fi
+}
+
+echo "== release build (-Werror)"
+cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DTASCELL_WERROR=ON >/dev/null
+cmake --build build/release -j"$jobs"
+run_ctest build/release
+
+for san in address thread; do
+  echo "== runtime tests under -fsanitize=$san"
+  cmake -S . -B "build/$san" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTASCELL_SANITIZE=$san \
+    -DTASCELL_BUILD_BENCH=OFF -DTASCELL_WERROR=ON >/dev/null
+  cmake --build "build/$san" -j"$jobs" --target runtime_tests
+  run_ctest "build/$san"
+done
+
+echo "total: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
