@@ -10,16 +10,21 @@ using namespace detail;
 
 void cancel(ctx c) {
   worker_impl* w = impl(c);
+  // The innermost @dowork has started all its work (this is its last part):
+  // there is nothing left of it to stop.
+  if (is_finished(c)) return;
   spawn_point* p = nullptr;
-  for (node* n = c.top; n; n = n->prev) {
-    if (n->kind->type == node_type::point) {
-      p = static_cast<spawn_point*>(n);
-      break;
+  walk_chain(c, [&](const chain_entry& e) {
+    if (e.kind->type == node_type::point) {
+      p = e.point();
+      return false;
     }
-    if (n->kind->type == node_type::boundary) break;
-  }
-  if (!p) return;  // not inside a @dowork: nothing to cancel
-  point_aux* a = get_aux(w, p, c.top);
+    // A node pushed under a finished ctx: the innermost @dowork is that
+    // finished one; a boundary: not inside a @dowork of this piece.
+    return !(e.finished_below || e.kind->type == node_type::boundary);
+  });
+  if (!p) return;
+  point_aux* a = get_aux(w, p);
   if (a->stopped) return;
   a->cancelled = true;
   stop_point(w, a, nullptr);  // the caller's own part runs on: no unwind_owner
@@ -29,15 +34,22 @@ void cancel(ctx c) {
 bool cancelled(ctx c) {
   worker_impl* w = impl(c);
   if (w->attention.load(std::memory_order_relaxed)) serve_impl(c, false);
-  for (node* n = c.top; n; n = n->prev) {
-    if (n->kind->type == node_type::boundary)
-      return static_cast<boundary*>(n)->t->stop.load(std::memory_order_acquire);
-    if (n->kind->type == node_type::point) {
-      point_aux* a = find_aux(w, static_cast<spawn_point*>(n));
-      if (a && a->stopped) return true;
+  bool stopped = false;
+  walk_chain(c, [&](const chain_entry& e) {
+    if (e.kind->type == node_type::boundary) {
+      stopped = e.bound()->t->stop.load(std::memory_order_acquire);
+      return false;
     }
-  }
-  return false;
+    if (e.kind->type == node_type::point) {
+      point_aux* a = find_aux(w, e.point());
+      if (a && a->stopped) {
+        stopped = true;
+        return false;
+      }
+    }
+    return true;
+  });
+  return stopped;
 }
 
 }  // namespace tascell

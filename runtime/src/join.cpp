@@ -11,8 +11,10 @@ namespace {
 // taking unrelated work (it still steals back).
 constexpr int max_unrelated_nesting = 3;
 
-// Merges every finished piece not merged yet. True when none is pending.
-bool absorb(worker_impl* w, point_aux* a, void* targets) {
+// Takes note of every piece that has finished since the last call: the first
+// exception stops the @dowork, a cancel() inside a piece cancels it. True
+// when no piece is still running.
+bool absorb(worker_impl* w, point_aux* a) {
   for (task* t = a->given; t && a->pending > 0; t = t->next_given) {
     if (t->merged || !t->done.load(std::memory_order_acquire)) continue;
     if (t->error) {
@@ -23,8 +25,7 @@ bool absorb(worker_impl* w, point_aux* a, void* targets) {
       stop_point(w, a, t);
       propagate_cancel(w, a->point);
     }
-    t->kind->merge(targets, t);
-    t->merged = true;
+    t->merged = true;  // finished and accounted for; the frame merges it
     --a->pending;
   }
   return a->pending == 0;
@@ -37,7 +38,7 @@ bool help(worker_impl* w, ctx c, point_aux* a, bool may_unwind) {
     if (t->merged || t->done.load(std::memory_order_acquire)) continue;
     auto* thief = static_cast<worker_impl*>(t->thief.load(std::memory_order_acquire));
     if (task* u = request(w, c, thief, t)) {  // steal back
-      run_task(w, c.top, u);
+      run_task(w, c, u);
       return true;
     }
     break;
@@ -49,23 +50,23 @@ bool help(worker_impl* w, ctx c, point_aux* a, bool may_unwind) {
   // nesting is bounded by the depth of the task tree.
   if (w->depth < max_unrelated_nesting) {
     if (task* u = request(w, c, choose_victim(w), nullptr)) {
-      run_task(w, c.top, u);
+      run_task(w, c, u);
       return true;
     }
   }
   return false;
 }
 
-void drain(worker_impl* w, ctx c, point_aux* a, void* targets) {
+void drain(worker_impl* w, ctx c, point_aux* a) {
   unsigned failures = 0;
-  while (!absorb(w, a, targets)) {
+  while (!absorb(w, a)) {
     if (help(w, c, a, false)) failures = 0;
     else back_off(failures);
   }
 }
 
-// Removes a (the newest aux) and frees its pieces.
-void pop(worker_impl* w, point_aux* a) {
+// Removes a (the newest aux), frees its pieces and a itself.
+void free_aux(worker_impl* w, point_aux* a) {
   w->aux_stack.pop_back();
   w->sync_aux_owner();
   for (task* t = a->given; t;) {
@@ -73,7 +74,7 @@ void pop(worker_impl* w, point_aux* a) {
     delete t;
     t = next;
   }
-  a->given = nullptr;
+  delete a;
 }
 
 struct wait_scope {
@@ -85,41 +86,33 @@ struct wait_scope {
 
 }  // namespace
 
-bool join(ctx c, spawn_point& p, void* targets) {
+task* join(ctx c, spawn_point& p) {
   worker_impl* w = impl(c);
   point_aux* a = w->aux_stack.back();
   a->at_join = true;
-  {
-    wait_scope ws(w);
-    try {
-      unsigned failures = 0;
-      while (!absorb(w, a, targets)) {
-        if (help(w, c, a, true)) failures = 0;
-        else back_off(failures);
-      }
-    } catch (...) {
-      // An older node is being unwound (or the runtime failed): stop this
-      // @dowork too, wait for its pieces, and let the exception go on.
-      stop_point(w, a, nullptr);
-      drain(w, c, a, targets);
-      pop(w, a);
-      delete a;
-      throw;
+  wait_scope ws(w);
+  try {
+    unsigned failures = 0;
+    while (!absorb(w, a)) {
+      if (help(w, c, a, true)) failures = 0;
+      else back_off(failures);
     }
+  } catch (...) {
+    // An older node is being unwound (or the runtime failed): stop this
+    // @dowork too, wait for its pieces, and let the exception go on.
+    stop_point(w, a, nullptr);
+    drain(w, c, a);
+    free_aux(w, a);
+    throw;
   }
   (void)p;
-  pop(w, a);
-  bool cancelled = a->cancelled;
-  std::exception_ptr err = a->error;
-  delete a;
-  if (err) std::rethrow_exception(err);
-  return cancelled;
+  return a->given;
 }
 
-bool unwind(ctx c, spawn_point& p, void* targets) {
+task* unwind(ctx c, spawn_point& p) {
   worker_impl* w = impl(c);
   std::exception_ptr e = std::current_exception();
-  node* target = nullptr;
+  const void* target = nullptr;
   try {
     throw;
   } catch (stop_signal& s) {
@@ -128,7 +121,7 @@ bool unwind(ctx c, spawn_point& p, void* targets) {
   }
   point_aux* a = find_aux(w, &p);
   if (!a) {
-    if (target == &p) return true;
+    if (target == &p) return nullptr;
     std::rethrow_exception(e);
   }
   a->at_join = true;
@@ -142,15 +135,30 @@ bool unwind(ctx c, spawn_point& p, void* targets) {
   }
   {
     wait_scope ws(w);
-    drain(w, c, a, targets);
+    drain(w, c, a);
   }
-  pop(w, a);
+  if (target && target != &p) {
+    free_aux(w, a);
+    std::rethrow_exception(e);
+  }
+  if (a->error) {
+    std::exception_ptr err = a->error;
+    free_aux(w, a);
+    std::rethrow_exception(err);
+  }
+  a->cancelled = true;  // completes normally with what finished
+  return a->given;
+}
+
+bool release(ctx c, spawn_point& p) {
+  worker_impl* w = impl(c);
+  if (w->aux_owner != &p) return true;  // unwind() found no state: a cancel aimed at p
+  point_aux* a = w->aux_stack.back();
   bool cancelled = a->cancelled;
   std::exception_ptr err = a->error;
-  delete a;
-  if (target && target != &p) std::rethrow_exception(e);
+  free_aux(w, a);
   if (err) std::rethrow_exception(err);
-  return cancelled || target == &p;
+  return cancelled;
 }
 
 }  // namespace tascell::detail

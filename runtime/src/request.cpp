@@ -4,6 +4,8 @@
 #include <sched.h>
 #include <time.h>
 
+#include <new>
+
 #include "runtime.hpp"
 #include "tascell/detail/entry.hpp"
 #include "worker.hpp"
@@ -81,18 +83,15 @@ worker_impl* choose_victim(worker_impl* w) {
   return pick();
 }
 
-void run_task(worker_impl* w, node* base, task* t) {
-  boundary b;
-  b.prev = base;
-  b.kind = &boundary_kind;
-  b.t = t;
+void run_task(worker_impl* w, ctx base, task* t) {
+  auto* b = ::new (free_of(base)) boundary{t, kind_word(&boundary_kind, base)};
   bool was_busy = w->busy.load(std::memory_order_relaxed);
   w->busy.store(true, std::memory_order_relaxed);
   activity before = w->act;
   w->set_activity(activity::work);
   ++w->depth;
   try {
-    t->kind->run(ctx{w, &b}, t);
+    t->kind->run(after(b + 1), t);
   } catch (stop_signal&) {
     t->completed = false;  // stopped before it finished
   } catch (...) {

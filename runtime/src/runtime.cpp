@@ -2,6 +2,11 @@
 #include "runtime.hpp"
 
 #include <sched.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <new>
 
 #include <chrono>
 #include <cstdio>
@@ -23,6 +28,29 @@ struct thread_start {
   void (runtime::*fn)(int);
 };
 
+// A region of region_bytes aligned to region_bytes: the worker, then its
+// node stack, then an inaccessible guard page, so that a node stack that
+// overflows faults instead of overwriting memory. Pages are committed only
+// when touched.
+void* allocate_region(int i, int n) {
+  void* raw = mmap(nullptr, 2 * region_bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (raw == MAP_FAILED)
+    throw std::runtime_error("tascell: cannot reserve the node stack of worker " + std::to_string(i) +
+                             " of TASCELL_WORKERS=" + std::to_string(n) + ": " +
+                             std::strerror(errno));
+  auto start = reinterpret_cast<std::uintptr_t>(raw);
+  std::uintptr_t aligned = (start + region_bytes - 1) & ~(region_bytes - 1);
+  if (aligned > start) munmap(raw, aligned - start);
+  std::uintptr_t end = start + 2 * region_bytes;
+  if (end > aligned + region_bytes)
+    munmap(reinterpret_cast<void*>(aligned + region_bytes), end - (aligned + region_bytes));
+  long page = sysconf(_SC_PAGESIZE);
+  mprotect(reinterpret_cast<void*>(aligned + region_bytes - static_cast<std::uintptr_t>(page)),
+           static_cast<std::size_t>(page), PROT_NONE);
+  return reinterpret_cast<void*>(aligned);
+}
+
 }  // namespace
 
 runtime& runtime::get() {
@@ -37,12 +65,12 @@ runtime::runtime(settings s) : cfg_(std::move(s)) {
                                  : static_cast<std::uint64_t>(
                                        std::chrono::steady_clock::now().time_since_epoch().count());
   for (int i = 0; i < cfg_.workers; ++i) {
-    auto w = std::make_unique<worker_impl>();
+    worker_impl* w = ::new (allocate_region(i, cfg_.workers)) worker_impl;
     w->id = i;
     w->rt = this;
     w->rng.seed(seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(i) + 1);
     w->since = std::chrono::steady_clock::now();
-    workers_.push_back(std::move(w));
+    workers_.push_back(w);
   }
   unsigned cpus = std::thread::hardware_concurrency();
   for (int i = 1; i < cfg_.workers; ++i) {
@@ -86,6 +114,10 @@ runtime::~runtime() {
   }
   cv_.notify_all();
   for (pthread_t th : threads_) pthread_join(th, nullptr);
+  for (worker_impl* w : workers_) {
+    w->~worker_impl();
+    munmap(w, region_bytes);
+  }
 }
 
 void runtime::thread_main(int id) {
@@ -103,9 +135,9 @@ void runtime::thread_main(int id) {
     w->act = activity::idle;
     unsigned failures = 0;
     while (!root_done()) {
-      if (w->attention.load(std::memory_order_relaxed)) serve_impl(ctx{w, nullptr}, false);
-      if (task* t = request(w, ctx{w, nullptr}, choose_victim(w), nullptr)) {
-        run_task(w, nullptr, t);
+      if (w->attention.load(std::memory_order_relaxed)) serve_impl(empty_chain(w), false);
+      if (task* t = request(w, empty_chain(w), choose_victim(w), nullptr)) {
+        run_task(w, empty_chain(w), t);
         failures = 0;
       } else {
         back_off(failures);
@@ -122,10 +154,10 @@ void runtime::finish_root(worker_impl* w) {
   w->set_activity(activity::idle);
   participants_.fetch_sub(1, std::memory_order_acq_rel);
   while (participants_.load(std::memory_order_acquire) > 0) {
-    if (w->attention.load(std::memory_order_relaxed)) serve_impl(ctx{w, nullptr}, false);
+    if (w->attention.load(std::memory_order_relaxed)) serve_impl(empty_chain(w), false);
     sched_yield();
   }
-  if (w->attention.load(std::memory_order_relaxed)) serve_impl(ctx{w, nullptr}, false);
+  if (w->attention.load(std::memory_order_relaxed)) serve_impl(empty_chain(w), false);
   finished_.fetch_add(1, std::memory_order_acq_rel);
 }
 
@@ -154,7 +186,7 @@ void runtime::run_root(void (*fn)(ctx, void*), void* env) {
   w->busy.store(true, std::memory_order_relaxed);
   std::exception_ptr err;
   try {
-    fn(ctx{w, nullptr}, env);
+    fn(empty_chain(w), env);
   } catch (...) {
     err = std::current_exception();
   }

@@ -21,7 +21,7 @@ class runtime {
 
   const settings& config() const { return cfg_; }
   int size() const { return static_cast<int>(workers_.size()); }
-  worker_impl* worker(int i) { return workers_[static_cast<std::size_t>(i)].get(); }
+  worker_impl* worker(int i) { return workers_[static_cast<std::size_t>(i)]; }
 
   void run_root(void (*fn)(ctx, void*), void* env);
 
@@ -39,7 +39,8 @@ class runtime {
   void print_stats(const run_stats& r) const;
 
   settings cfg_;
-  std::vector<std::unique_ptr<worker_impl>> workers_;
+  // Each worker lives at the start of its own region (chain.hpp).
+  std::vector<worker_impl*> workers_;
   std::vector<pthread_t> threads_;
   std::mutex root_mutex_;  // one root call at a time
 

@@ -14,7 +14,7 @@
 
 namespace tascell::detail {
 
-const node_kind boundary_kind{node_type::boundary, nullptr, nullptr, nullptr, nullptr,
+const node_kind boundary_kind{node_type::boundary, sizeof(boundary), nullptr, nullptr, nullptr,
                               false, "piece", nullptr, nullptr};
 
 point_aux* find_aux(worker_impl* w, spawn_point* p) {
@@ -24,17 +24,12 @@ point_aux* find_aux(worker_impl* w, spawn_point* p) {
 }
 
 // Invariant: aux_stack lists the points that have an aux in chain order,
-// newest last, so a join always finds its own aux at the back. A new aux for
-// p goes below the entries of points newer than p.
-point_aux* get_aux(worker_impl* w, spawn_point* p, node* top) {
+// newest last, so a join always finds its own aux at the back. Nodes lie in
+// the node stack in chain order, so newer means at a higher address.
+point_aux* get_aux(worker_impl* w, spawn_point* p) {
   if (point_aux* a = find_aux(w, p)) return a;
-  auto newer = [&](spawn_point* q) {
-    for (node* n = top; n && n != p; n = n->prev)
-      if (n == q) return true;
-    return false;
-  };
   auto pos = w->aux_stack.end();
-  while (pos != w->aux_stack.begin() && newer((*(pos - 1))->point)) --pos;
+  while (pos != w->aux_stack.begin() && (*(pos - 1))->point > p) --pos;
   auto* a = new point_aux;
   a->point = p;
   w->aux_stack.insert(pos, a);
@@ -56,12 +51,16 @@ void stop_point(worker_impl* w, point_aux* a, task* spare) {
 }
 
 void propagate_cancel(worker_impl* w, spawn_point* p) {
-  (void)w;
-  node* below = p->prev;
-  if (!below || below->kind->type != node_type::boundary) return;
-  task* t = static_cast<boundary*>(below)->t;
-  // p is this piece's own point: the @dowork it belongs to lives on the
-  // victim. Tell the victim (alarm before attention, both before `done`).
+  // p is a piece's own point when the node right below it is the piece's
+  // boundary: the @dowork it belongs to then lives on the victim.
+  char* start = reinterpret_cast<char*>(p);
+  if (start <= stack_base(w)) return;
+  std::uintptr_t word;
+  __builtin_memcpy(&word, start - sizeof word, sizeof word);
+  const node_kind* k = kind_of_word(word);
+  if (k->type != node_type::boundary) return;
+  task* t = reinterpret_cast<boundary*>(start - k->size)->t;
+  // Alarm before attention, both before the piece's `done`.
   t->cancel_up.store(true, std::memory_order_release);
   t->origin->alarm.store(true, std::memory_order_release);
   static_cast<worker_impl*>(t->victim)->attention.store(1, std::memory_order_release);
@@ -89,6 +88,20 @@ void process_alarms(worker_impl* w) {
   }
 }
 
+void run_winds(std::vector<chain_entry>& walk, std::ptrdiff_t below, bool redo) {
+  if (redo) {
+    for (std::ptrdiff_t i = below - 1; i >= 0; --i) {
+      const chain_entry& e = walk[static_cast<std::size_t>(i)];
+      if (e.kind->type == node_type::wind) e.kind->redo(e.start);
+    }
+  } else {
+    for (std::ptrdiff_t i = 0; i < below; ++i) {
+      const chain_entry& e = walk[static_cast<std::size_t>(i)];
+      if (e.kind->type == node_type::wind) e.kind->undo(e.start);
+    }
+  }
+}
+
 // Temporary backtracking: pick the point to give from, undo the winds newer
 // than it, pack the work, redo the winds.
 task* give(worker_impl* w, ctx c, worker_impl* thief) {
@@ -101,63 +114,57 @@ task* give(worker_impl* w, ctx c, worker_impl* thief) {
   // would let the waiting worker's stack grow without bound. Points of the
   // piece's own frames lie deeper in the same task tree than the piece.
   std::size_t first_eligible = 0;
-  for (node* n = c.top; n; n = n->prev) {
-    if (wanted && n->kind->type == node_type::boundary) {
-      if (static_cast<boundary*>(n)->t == wanted) {
+  walk_chain(c, [&](const chain_entry& e) {
+    if (wanted && e.kind->type == node_type::boundary) {
+      if (e.bound()->t == wanted) {
         found = true;
-        break;
+        return false;
       }
       first_eligible = walk.size() + 1;
     }
-    walk.push_back(n);
-  }
+    walk.push_back(e);
+    return true;
+  });
   if (!found) return nullptr;  // the wanted piece is not running here (any more)
 
   // Highest priority; among equals the oldest (walk is newest first).
   std::ptrdiff_t best = -1;
   std::int64_t best_prio = 0;
   for (std::size_t i = first_eligible; i < walk.size(); ++i) {
-    node* n = walk[i];
-    if (n->kind->type != node_type::point) continue;
-    auto* p = static_cast<spawn_point*>(n);
+    const chain_entry& e = walk[i];
+    if (e.kind->type != node_type::point) continue;
+    spawn_point* p = e.point();
     if (p->next >= p->end) continue;
-    std::int64_t prio = p->kind->priority ? p->kind->priority(p) : 0;
+    std::int64_t prio = e.kind->priority ? e.kind->priority(p) : 0;
     if (best < 0 || prio >= best_prio) {
       best = static_cast<std::ptrdiff_t>(i);
       best_prio = prio;
     }
   }
   if (best < 0) return nullptr;
-  auto* p = static_cast<spawn_point*>(walk[static_cast<std::size_t>(best)]);
+  const chain_entry chosen = walk[static_cast<std::size_t>(best)];
+  spawn_point* p = chosen.point();
 
-  for (std::ptrdiff_t i = 0; i < best; ++i)
-    if (walk[static_cast<std::size_t>(i)]->kind->type == node_type::wind)
-      walk[static_cast<std::size_t>(i)]->kind->undo(walk[static_cast<std::size_t>(i)]);
-
+  run_winds(walk, best, false);
   std::int64_t lo = p->end - (p->end - p->next + 1) / 2;
   std::int64_t hi = p->end;
   task* t = nullptr;
   try {
-    t = p->kind->put(p, lo, hi);
+    t = chosen.kind->put(p, lo, hi);
   } catch (...) {
-    for (std::ptrdiff_t i = best - 1; i >= 0; --i)
-      if (walk[static_cast<std::size_t>(i)]->kind->type == node_type::wind)
-        walk[static_cast<std::size_t>(i)]->kind->redo(walk[static_cast<std::size_t>(i)]);
+    run_winds(walk, best, true);
     throw;
   }
   p->end = lo;
+  run_winds(walk, best, true);
 
-  for (std::ptrdiff_t i = best - 1; i >= 0; --i)
-    if (walk[static_cast<std::size_t>(i)]->kind->type == node_type::wind)
-      walk[static_cast<std::size_t>(i)]->kind->redo(walk[static_cast<std::size_t>(i)]);
-
-  t->kind = p->kind;
+  t->kind = chosen.kind;
   t->lo = lo;
   t->hi = hi;
   t->victim = w;
   t->serial = next_task_serial();
   t->thief.store(thief, std::memory_order_relaxed);
-  point_aux* a = get_aux(w, p, c.top);
+  point_aux* a = get_aux(w, p);
   t->origin = a;
   t->next_given = a->given;
   a->given = t;
@@ -184,18 +191,19 @@ void answer_request(worker_impl* w, ctx c, bool refuse) {
 }
 
 // The oldest node of the running piece that must be unwound to, or nullptr.
-node* stop_target(worker_impl* w, ctx c) {
-  node* target = nullptr;
-  for (node* n = c.top; n; n = n->prev) {
-    if (n->kind->type == node_type::boundary) {
-      if (static_cast<boundary*>(n)->t->stop.load(std::memory_order_acquire)) target = n;
-      break;
+const void* stop_target(worker_impl* w, ctx c) {
+  const void* target = nullptr;
+  walk_chain(c, [&](const chain_entry& e) {
+    if (e.kind->type == node_type::boundary) {
+      if (e.bound()->t->stop.load(std::memory_order_acquire)) target = e.start;
+      return false;
     }
-    if (n->kind->type == node_type::point) {
-      point_aux* a = find_aux(w, static_cast<spawn_point*>(n));
-      if (a && a->stopped && a->unwind_owner && !a->at_join) target = n;
+    if (e.kind->type == node_type::point) {
+      point_aux* a = find_aux(w, e.point());
+      if (a && a->stopped && a->unwind_owner && !a->at_join) target = e.start;
     }
-  }
+    return true;
+  });
   return target;
 }
 
@@ -205,7 +213,7 @@ void serve_impl(ctx c, bool may_unwind) {
   worker_impl* w = impl(c);
   w->attention.exchange(0, std::memory_order_acq_rel);
   process_alarms(w);
-  node* target = may_unwind ? stop_target(w, c) : nullptr;
+  const void* target = may_unwind ? stop_target(w, c) : nullptr;
   // A piece about to be unwound gives nothing away.
   answer_request(w, c, target != nullptr);
   if (target) throw stop_signal{target};

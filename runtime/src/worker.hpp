@@ -37,10 +37,20 @@ struct point_aux {
 
 // The node a worker pushes when it starts a piece received from another
 // worker: everything newer on the chain belongs to that piece.
-struct boundary : node {
+struct boundary {
   task* t;
+  std::uintptr_t kind;
 };
 extern const node_kind boundary_kind;
+
+// One node of a chain, as the slow paths see it.
+struct chain_entry {
+  char* start;
+  const node_kind* kind;
+  bool finished_below;  // pushed under a `finished` ctx (chain.hpp)
+  spawn_point* point() const { return reinterpret_cast<spawn_point*>(start); }
+  boundary* bound() const { return reinterpret_cast<boundary*>(start); }
+};
 
 // Answers in `reply`.
 inline task* const no_reply = nullptr;
@@ -65,7 +75,7 @@ struct worker_impl : worker {
   alignas(64) int id = 0;
   runtime* rt = nullptr;
   std::vector<point_aux*> aux_stack;  // chain order, newest last
-  std::vector<node*> walk;            // scratch for serve()
+  std::vector<chain_entry> walk;      // scratch for serve()
   std::mt19937_64 rng;
   worker_stats stats;
   activity act = activity::idle;
@@ -87,7 +97,29 @@ struct worker_impl : worker {
   void sync_aux_owner() { aux_owner = aux_stack.empty() ? nullptr : aux_stack.back()->point; }
 };
 
-inline worker_impl* impl(ctx c) { return static_cast<worker_impl*>(c.w); }
+inline worker_impl* impl(ctx c) { return static_cast<worker_impl*>(worker_of(c)); }
+
+// Where a worker's node stack starts, in its region.
+inline constexpr std::uintptr_t stack_offset = (sizeof(worker_impl) + 63) & ~std::uintptr_t{63};
+inline char* stack_base(worker* w) { return reinterpret_cast<char*>(w) + stack_offset; }
+// The ctx of an empty chain on w.
+inline ctx empty_chain(worker* w) { return after(stack_base(w)); }
+
+// Calls f(entry) for each node of the chain below c, newest first, until f
+// returns false.
+template <class F>
+void walk_chain(ctx c, F&& f) {
+  char* end = free_of(c);
+  char* base = stack_base(worker_of(c));
+  while (end > base) {
+    std::uintptr_t word;
+    __builtin_memcpy(&word, end - sizeof word, sizeof word);
+    const node_kind* k = kind_of_word(word);
+    char* start = end - k->size;
+    if (!f(chain_entry{start, k, (word & 1u) != 0})) return;
+    end = start;
+  }
+}
 
 // --- serve.cpp ---
 // Serves requests and stop notifications. With may_unwind, throws
@@ -95,9 +127,8 @@ inline worker_impl* impl(ctx c) { return static_cast<worker_impl*>(c.w); }
 void serve_impl(ctx c, bool may_unwind);
 // The aux of p, or nullptr.
 point_aux* find_aux(worker_impl* w, spawn_point* p);
-// The aux of p, created (in chain order) if needed. `chain_above` lists the
-// nodes newer than p, newest first, or is empty when p is the newest point.
-point_aux* get_aux(worker_impl* w, spawn_point* p, node* top);
+// The aux of p, created if needed (aux_stack stays in chain order).
+point_aux* get_aux(worker_impl* w, spawn_point* p);
 // Stops the @dowork of aux: drops its work not started, tells its pieces
 // (except `spare`) to stop.
 void stop_point(worker_impl* w, point_aux* a, task* spare);
@@ -110,7 +141,7 @@ void propagate_cancel(worker_impl* w, spawn_point* p);
 task* request(worker_impl* w, ctx here, worker_impl* victim, task* wanted);
 worker_impl* choose_victim(worker_impl* w);
 // Runs a piece received from another worker on top of `base`.
-void run_task(worker_impl* w, node* base, task* t);
+void run_task(worker_impl* w, ctx base, task* t);
 // A pause in a loop that failed to find work: spins, then yields, then sleeps.
 void back_off(unsigned& failures);
 

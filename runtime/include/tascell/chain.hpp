@@ -1,20 +1,33 @@
-// The chain: what a worker function keeps in its own frame so that work can
-// later be given away from it, and the hidden context every @task function
-// receives.
+// The chain: what a worker function records so that work can later be given
+// away from it, and the hidden context every @task function receives.
 //
-// A worker's chain is a singly linked list of nodes that live in the frames of
-// the functions it is running, newest first. There are three kinds of node:
-//   - spawn points (a @dowork: parts or a loop range not yet started),
-//   - winds (a @wind: its after/before are run around temporary backtracking),
-//   - task boundaries (the start of a piece of work received from another
-//     worker; the nodes below it belong to the frames under it).
-// The newest node is not stored in the worker: it travels in `ctx::top`, the
-// hidden parameter, just as Tascell passes its nested-function chain. Pushing
-// a node is therefore a few stores into the frame, and popping it is free.
+// Each worker owns a node stack, in a region of its own aligned to
+// region_bytes; the worker's signals sit at the start of the region. A
+// @dowork pushes a spawn point, a @wind a wind node, a piece of work received
+// from another worker a boundary node; they lie back to back, oldest lowest,
+// in the order of the C++ frames that pushed them.
 //
-// Invariant (single owner): only the worker that runs a frame reads or writes
-// the nodes in it. Requests from other workers are served by the owner itself,
-// at its polls, so none of these fields needs to be atomic.
+// The hidden parameter `ctx` is one scalar: the address just past the newest
+// node (where the next one goes), so pushing a node is a few stores at a
+// known address and popping it is free: the caller's ctx still points below
+// it. The worker is found from ctx by masking (it is at the region's start),
+// so ctx needs no second word. Keeping nodes out of the C++ frame also keeps
+// every frame variable private to its frame, which lets the compiler keep
+// them in registers and turn the last part of a @dowork into a loop.
+//
+// Every node ends with its kind word: the address of its static node_kind,
+// whose `size` leads from the node's end to its start; so the runtime walks
+// the chain downwards on its slow paths.
+//
+// Bit 0 of ctx (and of a kind word, recording the ctx the node was pushed
+// under) means "a @dowork whose work has all started sits here": a @dowork
+// runs its last part after its point is gone (nothing is left to give, and
+// the part can be a tail call), and cancel() must know that the innermost
+// @dowork of that part is that finished one, not the next point down.
+//
+// Invariant (single owner): only the worker that owns a node stack reads or
+// writes its nodes. Requests from other workers are served by the owner at
+// its polls, so none of these fields needs to be atomic.
 #pragma once
 
 #include <atomic>
@@ -25,7 +38,9 @@
 
 namespace tascell {
 
-struct node;
+// The hidden parameter of every @task function.
+enum class ctx : std::uintptr_t {};
+
 struct spawn_point;
 struct task;
 namespace detail {
@@ -33,50 +48,37 @@ struct worker;
 struct point_aux;
 }
 
-// The hidden parameter of every @task function.
-struct ctx {
-  detail::worker* w;
-  node* top;  // newest node of the chain, or nullptr at the root of a stack
-};
-
 enum class node_type : std::uint8_t { point, wind, boundary };
 
 // Static description of a node; one per @dowork / @wind site (per template
-// instantiation), so generated code never stores more than a pointer to it.
+// instantiation), so a node stores only its address.
 struct node_kind {
   node_type type;
+  std::uint32_t size;  // bytes of the node, kind word included
   // --- spawn points ---
   // Packs the work [lo, hi) of `p` into a new task: copies of its inputs
   // (put). Called by the owner while serving a request, after undoing winds.
   task* (*put)(spawn_point* p, std::int64_t lo, std::int64_t hi);
-  // Runs a task on the worker that received it (creates its own point so the
+  // Runs a task on the worker that received it (pushes its own point so the
   // work can be split again).
   void (*run)(ctx c, task* t);
-  // Merges a finished task's outputs and reduction values into the instance
-  // described by `targets` (get).
-  void (*merge)(void* targets, task* t);
   // Priority of the work at `p` (priority clause), or nullptr: all 0.
   std::int64_t (*priority)(spawn_point* p);
   // True when the work can only run in this process (captures by reference,
   // or a shared() pointer).
   bool local_only;
-  const char* site;  // "file:line" or a name, for traces and messages
+  const char* site;  // a name, for traces and messages
   // --- winds ---
-  void (*undo)(node* n);  // run `after`
-  void (*redo)(node* n);  // run `before`
+  void (*undo)(void* n);  // run `after`
+  void (*redo)(void* n);  // run `before`
 };
 
-struct node {
-  node* prev;
-  const node_kind* kind;
-};
-
-// A spawn point: work [next, end) of this @dowork has not started and may be
-// given away. The owner advances `next` as it starts parts/iterations; serving
-// a request lowers `end`. Everything else about the point (tasks given away,
-// stop requests) lives in a point_aux kept on the worker, created on the slow
-// path only.
-struct spawn_point : node {
+// The start of every spawn point: work [next, end) of this @dowork has not
+// started and may be given away. The owner advances `next` as it starts
+// parts/iterations; serving a request lowers `end`. Everything else about
+// the point (pieces given away, stop requests) lives in a point_aux kept by
+// the worker, created on the slow path only.
+struct spawn_point {
   std::int64_t next;
   std::int64_t end;
 };
@@ -93,11 +95,37 @@ struct task {
   std::exception_ptr error;              // first exception thrown in it
   std::uint64_t serial = 0;              // unique per process, for traces
   bool completed = false;                // every index in [lo, hi) finished
-  bool merged = false;                   // victim: merged at the join (owner-only)
+  bool merged = false;                   // victim: accounted for at the join (owner-only)
   std::atomic<bool> stop{false};         // the victim asks it to stop
   std::atomic<bool> cancel_up{false};    // cancel() was called inside it
   std::atomic<bool> done{false};         // set last by the thief (release)
   virtual ~task() = default;
 };
 
+namespace detail {
+
+// Every worker's region: its signals, then its node stack.
+inline constexpr std::uintptr_t region_bytes = std::uintptr_t{1} << 26;
+
+TASCELL_INLINE std::uintptr_t bits(ctx c) { return static_cast<std::uintptr_t>(c); }
+TASCELL_INLINE char* free_of(ctx c) {
+  return reinterpret_cast<char*>(bits(c) & ~std::uintptr_t{1});
+}
+TASCELL_INLINE bool is_finished(ctx c) { return (bits(c) & 1u) != 0; }
+TASCELL_INLINE ctx finished(ctx c) { return ctx(bits(c) | 1u); }
+TASCELL_INLINE ctx after(const void* node_end) {
+  return ctx(reinterpret_cast<std::uintptr_t>(node_end));
+}
+TASCELL_INLINE worker* worker_of(ctx c) {
+  return reinterpret_cast<worker*>(bits(c) & ~(region_bytes - 1));
+}
+// The kind word of a node pushed under ctx c.
+TASCELL_INLINE std::uintptr_t kind_word(const node_kind* k, ctx c) {
+  return reinterpret_cast<std::uintptr_t>(k) | (bits(c) & 1u);
+}
+inline const node_kind* kind_of_word(std::uintptr_t w) {
+  return reinterpret_cast<const node_kind*>(w & ~std::uintptr_t{1});
+}
+
+}  // namespace detail
 }  // namespace tascell

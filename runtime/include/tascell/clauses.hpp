@@ -32,6 +32,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "tascell/detail/macros.hpp"
 #include "tascell/reduction.hpp"
 
 namespace tascell {
@@ -66,20 +67,20 @@ template <class T> struct clause_traits<in_t<T>> {
   using ref = std::conditional_t<by_value, T, const T*>;
   using stored = T;
   struct target {};
-  static ref make_ref(const in_t<T>& c) {
+  TASCELL_INLINE static ref make_ref(const in_t<T>& c) {
     if constexpr (by_value) return c.v; else return &c.v;
   }
-  static ref ref_of(stored& s) {
+  TASCELL_INLINE static ref ref_of(stored& s) {
     if constexpr (by_value) return s; else return &s;
   }
-  static void put(const ref& r, stored& s) {
+  TASCELL_INLINE static void put(const ref& r, stored& s) {
     if constexpr (by_value) s = r; else s = *r;
   }
-  static const T& param(const in_t<T>& c) { return c.v; }
-  static const T& param(stored& s) { return s; }
-  static target target_of(const in_t<T>&) { return {}; }
-  static target target_of(stored&) { return {}; }
-  static void merge(target, stored&, bool) {}
+  TASCELL_INLINE static const T& param(const in_t<T>& c) { return c.v; }
+  TASCELL_INLINE static const T& param(stored& s) { return s; }
+  TASCELL_INLINE static target target_of(const in_t<T>&) { return {}; }
+  TASCELL_INLINE static target target_of(stored&) { return {}; }
+  TASCELL_INLINE static void merge(target, stored&, bool) {}
 };
 
 template <class T> struct clause_traits<out_t<T>> {
@@ -88,15 +89,15 @@ template <class T> struct clause_traits<out_t<T>> {
   struct ref {};
   using stored = T;
   using target = T*;
-  static ref make_ref(const out_t<T>&) { return {}; }
-  static ref ref_of(stored&) { return {}; }
-  static void put(const ref&, stored&) {}
-  static T& param(const out_t<T>& c) { return c.v; }
-  static T& param(stored& s) { return s; }
-  static target target_of(const out_t<T>& c) { return &c.v; }
-  static target target_of(stored& s) { return &s; }
+  TASCELL_INLINE static ref make_ref(const out_t<T>&) { return {}; }
+  TASCELL_INLINE static ref ref_of(stored&) { return {}; }
+  TASCELL_INLINE static void put(const ref&, stored&) {}
+  TASCELL_INLINE static T& param(const out_t<T>& c) { return c.v; }
+  TASCELL_INLINE static T& param(stored& s) { return s; }
+  TASCELL_INLINE static target target_of(const out_t<T>& c) { return &c.v; }
+  TASCELL_INLINE static target target_of(stored& s) { return &s; }
   // An output is copied back only if its part finished.
-  static void merge(target t, stored& s, bool completed) {
+  TASCELL_INLINE static void merge(target t, stored& s, bool completed) {
     if (completed) *t = std::move(s);
   }
 };
@@ -106,15 +107,15 @@ template <class Op, class T> struct clause_traits<reduce_t<Op, T>> {
   struct ref {};
   using stored = T;
   using target = T*;
-  static ref make_ref(const reduce_t<Op, T>&) { return {}; }
-  static ref ref_of(stored&) { return {}; }
-  static void put(const ref&, stored& s) { s = Op::template identity<T>(); }
-  static T& param(const reduce_t<Op, T>& c) { return c.v; }
-  static T& param(stored& s) { return s; }
-  static target target_of(const reduce_t<Op, T>& c) { return &c.v; }
-  static target target_of(stored& s) { return &s; }
+  TASCELL_INLINE static ref make_ref(const reduce_t<Op, T>&) { return {}; }
+  TASCELL_INLINE static ref ref_of(stored&) { return {}; }
+  TASCELL_INLINE static void put(const ref&, stored& s) { s = Op::template identity<T>(); }
+  TASCELL_INLINE static T& param(const reduce_t<Op, T>& c) { return c.v; }
+  TASCELL_INLINE static T& param(stored& s) { return s; }
+  TASCELL_INLINE static target target_of(const reduce_t<Op, T>& c) { return &c.v; }
+  TASCELL_INLINE static target target_of(stored& s) { return &s; }
   // Every update that completed counts, also from a piece that was stopped.
-  static void merge(target t, stored& s, bool) { *t = Op::template combine<T>(*t, s); }
+  TASCELL_INLINE static void merge(target t, stored& s, bool) { *t = Op::template combine<T>(*t, s); }
 };
 
 template <class T, class F> struct clause_traits<reduce_with_t<T, F>> {
@@ -125,14 +126,14 @@ template <class T, class F> struct clause_traits<reduce_with_t<T, F>> {
     const reduce_with_t<T, F>* c = nullptr;
   };
   struct target { T* v; const reduce_with_t<T, F>* c; };
-  static ref make_ref(const reduce_with_t<T, F>& c) { return {&c}; }
-  static ref ref_of(stored& s) { return {s.c}; }
-  static void put(const ref& r, stored& s) { s.v = r.c->identity; s.c = r.c; }
-  static T& param(const reduce_with_t<T, F>& c) { return c.v; }
-  static T& param(stored& s) { return s.v; }
-  static target target_of(const reduce_with_t<T, F>& c) { return {&c.v, &c}; }
-  static target target_of(stored& s) { return {&s.v, s.c}; }
-  static void merge(target t, stored& s, bool) { *t.v = t.c->fn(*t.v, s.v); }
+  TASCELL_INLINE static ref make_ref(const reduce_with_t<T, F>& c) { return {&c}; }
+  TASCELL_INLINE static ref ref_of(stored& s) { return {s.c}; }
+  TASCELL_INLINE static void put(const ref& r, stored& s) { s.v = r.c->identity; s.c = r.c; }
+  TASCELL_INLINE static T& param(const reduce_with_t<T, F>& c) { return c.v; }
+  TASCELL_INLINE static T& param(stored& s) { return s.v; }
+  TASCELL_INLINE static target target_of(const reduce_with_t<T, F>& c) { return {&c.v, &c}; }
+  TASCELL_INLINE static target target_of(stored& s) { return {&s.v, s.c}; }
+  TASCELL_INLINE static void merge(target t, stored& s, bool) { *t.v = t.c->fn(*t.v, s.v); }
 };
 
 template <class T> struct copy_ref { T* p; std::int64_t lo, len; };
@@ -150,18 +151,18 @@ template <class T> struct clause_traits<copy_t<T>> {
   using ref = copy_ref<T>;
   using stored = copy_stored<T>;
   struct target {};
-  static ref make_ref(const copy_t<T>& c) { return {c.p, c.lo, c.len}; }
-  static ref ref_of(stored& s) { return {s.p(), s.lo, s.len}; }
-  static void put(const ref& r, stored& s) {
+  TASCELL_INLINE static ref make_ref(const copy_t<T>& c) { return {c.p, c.lo, c.len}; }
+  TASCELL_INLINE static ref ref_of(stored& s) { return {s.p(), s.lo, s.len}; }
+  TASCELL_INLINE static void put(const ref& r, stored& s) {
     s.buf.assign(r.p + r.lo, r.p + r.lo + r.len);
     s.lo = r.lo;
     s.len = r.len;
   }
-  static T* param(const copy_t<T>& c) { return c.p; }
-  static T* param(stored& s) { return s.p(); }
-  static target target_of(const copy_t<T>&) { return {}; }
-  static target target_of(stored&) { return {}; }
-  static void merge(target, stored&, bool) {}
+  TASCELL_INLINE static T* param(const copy_t<T>& c) { return c.p; }
+  TASCELL_INLINE static T* param(stored& s) { return s.p(); }
+  TASCELL_INLINE static target target_of(const copy_t<T>&) { return {}; }
+  TASCELL_INLINE static target target_of(stored&) { return {}; }
+  TASCELL_INLINE static void merge(target, stored&, bool) {}
 };
 
 template <class T> struct clause_traits<copyout_t<T>> {
@@ -169,24 +170,24 @@ template <class T> struct clause_traits<copyout_t<T>> {
   using ref = copy_ref<T>;
   using stored = copy_stored<T>;
   using target = T*;
-  static ref make_ref(const copyout_t<T>& c) { return {c.p, c.lo, c.len}; }
-  static ref ref_of(stored& s) { return {s.p(), s.lo, s.len}; }
-  static void put(const ref& r, stored& s) {
+  TASCELL_INLINE static ref make_ref(const copyout_t<T>& c) { return {c.p, c.lo, c.len}; }
+  TASCELL_INLINE static ref ref_of(stored& s) { return {s.p(), s.lo, s.len}; }
+  TASCELL_INLINE static void put(const ref& r, stored& s) {
     clause_traits<copy_t<T>>::put(r, s);
     s.orig = s.buf;
   }
-  static T* param(const copyout_t<T>& c) { return c.p; }
-  static T* param(stored& s) { return s.p(); }
-  static target target_of(const copyout_t<T>& c) { return c.p; }
-  static target target_of(stored& s) { return s.p(); }
+  TASCELL_INLINE static T* param(const copyout_t<T>& c) { return c.p; }
+  TASCELL_INLINE static T* param(stored& s) { return s.p(); }
+  TASCELL_INLINE static target target_of(const copyout_t<T>& c) { return c.p; }
+  TASCELL_INLINE static target target_of(stored& s) { return s.p(); }
   // Only the elements the piece changed go back: pieces of one loop share a
   // copyout range but write disjoint elements (LANGUAGE.md), so an element
   // a piece left alone may meanwhile have been written by another piece.
-  static void merge(target t, stored& s, bool) {
+  TASCELL_INLINE static void merge(target t, stored& s, bool) {
     for (std::size_t i = 0; i < s.buf.size(); ++i)
       if (!same(s.buf[i], s.orig[i])) t[s.lo + static_cast<std::int64_t>(i)] = s.buf[i];
   }
-  static bool same(const T& a, const T& b) {
+  TASCELL_INLINE static bool same(const T& a, const T& b) {
     if constexpr (std::is_trivially_copyable_v<T>) return std::memcmp(&a, &b, sizeof(T)) == 0;
     else return a == b;
   }
@@ -197,14 +198,14 @@ template <class T> struct clause_traits<shared_t<T>> {
   using ref = T*;
   using stored = T*;
   struct target {};
-  static ref make_ref(const shared_t<T>& c) { return c.p; }
-  static ref ref_of(stored& s) { return s; }
-  static void put(const ref& r, stored& s) { s = r; }
-  static T* param(const shared_t<T>& c) { return c.p; }
-  static T* param(stored& s) { return s; }
-  static target target_of(const shared_t<T>&) { return {}; }
-  static target target_of(stored&) { return {}; }
-  static void merge(target, stored&, bool) {}
+  TASCELL_INLINE static ref make_ref(const shared_t<T>& c) { return c.p; }
+  TASCELL_INLINE static ref ref_of(stored& s) { return s; }
+  TASCELL_INLINE static void put(const ref& r, stored& s) { s = r; }
+  TASCELL_INLINE static T* param(const shared_t<T>& c) { return c.p; }
+  TASCELL_INLINE static T* param(stored& s) { return s; }
+  TASCELL_INLINE static target target_of(const shared_t<T>&) { return {}; }
+  TASCELL_INLINE static target target_of(stored&) { return {}; }
+  TASCELL_INLINE static void merge(target, stored&, bool) {}
 };
 
 template <class C> using traits_of = clause_traits<std::remove_cvref_t<C>>;

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <new>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -59,7 +60,7 @@ template <class... A>
 auto part(A&&... a) {
   auto all = std::forward_as_tuple(std::forward<A>(a)...);
   constexpr std::size_t n = sizeof...(A);
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
     using F = std::remove_cvref_t<std::tuple_element_t<n - 1, std::tuple<A...>>>;
     return part_t<F, std::remove_cvref_t<std::tuple_element_t<I, std::tuple<A...>>>...>{
         {std::get<I>(all)...}, std::get<n - 1>(all)};
@@ -106,40 +107,40 @@ struct clause_set {
   using targets_t = std::tuple<typename clause_traits<C>::target...>;
   static constexpr bool local_only = (false || ... || clause_traits<C>::local_only);
 
-  static refs_t refs(const clauses_t& c) {
-    return std::apply([](const C&... x) { return refs_t{clause_traits<C>::make_ref(x)...}; }, c);
+  TASCELL_INLINE static refs_t refs(const clauses_t& c) {
+    return std::apply([](const C&... x) TASCELL_LAMBDA_INLINE { return refs_t{clause_traits<C>::make_ref(x)...}; }, c);
   }
-  static refs_t refs(stored_t& s) {
-    return std::apply([](typename clause_traits<C>::stored&... x) {
+  TASCELL_INLINE static refs_t refs(stored_t& s) {
+    return std::apply([](typename clause_traits<C>::stored&... x) TASCELL_LAMBDA_INLINE {
       return refs_t{clause_traits<C>::ref_of(x)...};
     }, s);
   }
   static void put(const refs_t& r, stored_t& s) {
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
       (clause_traits<C>::put(std::get<I>(r), std::get<I>(s)), ...);
     }(std::index_sequence_for<C...>{});
   }
-  static targets_t targets(const clauses_t& c) {
-    return std::apply([](const C&... x) { return targets_t{clause_traits<C>::target_of(x)...}; }, c);
+  TASCELL_INLINE static targets_t targets(const clauses_t& c) {
+    return std::apply([](const C&... x) TASCELL_LAMBDA_INLINE { return targets_t{clause_traits<C>::target_of(x)...}; }, c);
   }
-  static targets_t targets(stored_t& s) {
-    return std::apply([](typename clause_traits<C>::stored&... x) {
+  TASCELL_INLINE static targets_t targets(stored_t& s) {
+    return std::apply([](typename clause_traits<C>::stored&... x) TASCELL_LAMBDA_INLINE {
       return targets_t{clause_traits<C>::target_of(x)...};
     }, s);
   }
-  static void merge(targets_t& t, stored_t& s, bool completed) {
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
+  TASCELL_INLINE static void merge(targets_t& t, stored_t& s, bool completed) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
       (clause_traits<C>::merge(std::get<I>(t), std::get<I>(s), completed), ...);
     }(std::index_sequence_for<C...>{});
   }
   // Call f(c, extra..., params...) with the owner's variables or a task's copies.
   template <class F, class... X>
   TASCELL_INLINE static void call(F& f, ctx c, const clauses_t& cl, X... extra) {
-    std::apply([&](const C&... x) { f(c, extra..., clause_traits<C>::param(x)...); }, cl);
+    std::apply([&](const C&... x) TASCELL_LAMBDA_INLINE { f(c, extra..., clause_traits<C>::param(x)...); }, cl);
   }
   template <class F, class... X>
   TASCELL_INLINE static void call(F& f, ctx c, stored_t& st, X... extra) {
-    std::apply([&](typename clause_traits<C>::stored&... x) {
+    std::apply([&](typename clause_traits<C>::stored&... x) TASCELL_LAMBDA_INLINE {
       f(c, extra..., clause_traits<C>::param(x)...);
     }, st);
   }
@@ -166,6 +167,12 @@ template <> struct prio_source<no_priority> {
 template <class Prio>
 inline constexpr bool has_priority = !std::is_same_v<Prio, no_priority>;
 
+// A node must be 8-aligned and end with its kind word (chain.hpp).
+template <class Node>
+constexpr bool well_formed_node() {
+  return alignof(Node) <= 8 && sizeof(Node) % 8 == 0;
+}
+
 // ---------------------------------------------------------------- parts ---
 
 template <class Prio, class... P>
@@ -176,22 +183,27 @@ struct parts_site {
   using stored_t = std::tuple<typename part_info<P>::stored_t...>;
   using targets_t = std::tuple<typename part_info<P>::targets_t...>;
   // Part 0 is always run by the owner; only parts 1..N-1 can travel.
-  static constexpr bool portable = []<std::size_t... I>(std::index_sequence<I...>) {
+  static constexpr bool portable = []<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
     return (true && ... && (I == 0 || part_info<P>::portable));
   }(std::index_sequence_for<P...>{});
-  static constexpr bool local_only = !portable || []<std::size_t... I>(std::index_sequence<I...>) {
+  static constexpr bool local_only = !portable || []<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
     return (false || ... || (I != 0 && part_info<P>::local_only));
   }(std::index_sequence_for<P...>{});
+  using parts_ptr = std::conditional_t<portable, std::tuple<>, const parts_t*>;
 
-  struct point : spawn_point {
+  // The node: [next, end) of part indices, what put needs, the kind word.
+  struct point {
+    spawn_point sp;
     refs_t refs;  // only the entries of parts 1..N-1 are written by the owner
-    [[no_unique_address]] std::conditional_t<portable, std::tuple<>, const parts_t*> parts;
+    [[no_unique_address]] parts_ptr parts;
     [[no_unique_address]] prio_source<Prio> prio;
+    std::uintptr_t kind;
   };
+  static_assert(well_formed_node<point>(), "a @dowork's inputs must be at most 8-aligned");
 
   struct task_t : task {
     stored_t stored{};
-    [[no_unique_address]] std::conditional_t<portable, std::tuple<>, const parts_t*> parts{};
+    parts_ptr parts{};
     std::int64_t prio_value = 0;
   };
 
@@ -218,9 +230,9 @@ struct parts_site {
   }
 
   static task* put(spawn_point* sp, std::int64_t lo, std::int64_t hi) {
-    auto* p = static_cast<point*>(sp);
+    auto* p = reinterpret_cast<point*>(sp);
     auto* t = new task_t;
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
       ((I >= static_cast<std::size_t>(lo) && I < static_cast<std::size_t>(hi)
             ? part_info<P>::put(std::get<I>(p->refs), std::get<I>(t->stored))
             : void()),
@@ -231,10 +243,12 @@ struct parts_site {
     return t;
   }
 
-  static void merge(void* targets, task* tt) {
-    auto& tg = *static_cast<targets_t*>(targets);
-    auto* t = static_cast<task_t*>(tt);
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
+  // Merges every piece of a finished join into the instance described by tg.
+  TASCELL_INLINE static void merge_all(targets_t& tg, task* list) {
+    for (task* t = list; t; t = t->next_given) merge(tg, static_cast<task_t*>(t));
+  }
+  TASCELL_INLINE static void merge(targets_t& tg, task_t* t) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
       ((I >= static_cast<std::size_t>(t->lo) && I < static_cast<std::size_t>(t->hi)
             ? part_info<P>::merge(std::get<I>(tg), std::get<I>(t->stored), t->completed)
             : void()),
@@ -242,87 +256,106 @@ struct parts_site {
     }(std::index_sequence_for<P...>{});
   }
 
-  static std::int64_t priority(spawn_point* sp) { return static_cast<point*>(sp)->prio.get(); }
+  static std::int64_t priority(spawn_point* sp) {
+    return reinterpret_cast<point*>(sp)->prio.get();
+  }
 
   // Runs the parts [t->lo, t->hi) on the worker that received them.
   static void run(ctx c, task* tt) {
     auto* t = static_cast<task_t*>(tt);
-    point p;
-    p.prev = c.top;
-    p.kind = &kind;
-    p.next = t->lo;
-    p.end = t->hi;
-    p.refs = std::apply([](auto&... s) { return refs_t{part_info<P>::refs(s)...}; }, t->stored);
-    if constexpr (!portable) p.parts = t->parts;
-    if constexpr (has_priority<Prio>) p.prio.fixed = &t->prio_value;
-    ctx in{c.w, &p};
-    auto targets = std::apply([](auto&... s) { return targets_t{part_info<P>::targets(s)...}; },
+    prio_source<Prio> prio;
+    if constexpr (has_priority<Prio>) prio.fixed = &t->prio_value;
+    auto* p = ::new (free_of(c)) point{
+        {t->lo, t->hi},
+        std::apply([](auto&... s) TASCELL_LAMBDA_INLINE { return refs_t{part_info<P>::refs(s)...}; }, t->stored),
+        t->parts, prio, kind_word(&kind, c)};
+    ctx in = after(p + 1);
+    auto targets = std::apply([](auto&... s) TASCELL_LAMBDA_INLINE { return targets_t{part_info<P>::targets(s)...}; },
                               t->stored);
-    bool cancelled = false;
     try {
       // Claim a part before every poll, as the owner does: polling with the
       // whole piece still open would let it be handed on again untouched.
-      for (std::int64_t k = p.next; k < p.end; k = p.next) {
-        p.next = k + 1;
+      for (std::int64_t k = p->sp.next; k < p->sp.end; k = p->sp.next) {
+        p->sp.next = k + 1;
         poll(in);
-        [&]<std::size_t... I>(std::index_sequence<I...>) {
+        [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
           ((k == static_cast<std::int64_t>(I) ? call_thief<I>(t, in) : void()), ...);
         }(std::index_sequence_for<P...>{});
       }
     } catch (...) {
-      t->completed = !unwind(in, p, &targets);
+      merge_all(targets, unwind(in, p->sp));
+      release(in, p->sp);
+      t->completed = false;
       return;
     }
-    if (in.w->aux_owner == &p) cancelled = join(in, p, &targets);
-    t->completed = !cancelled;
+    if (worker_of(in)->aux_owner == &p->sp) {
+      merge_all(targets, join(in, p->sp));
+      t->completed = !release(in, p->sp);
+    } else {
+      t->completed = true;
+    }
   }
 
-  static constexpr node_kind kind{node_type::point, &put, &run, &merge,
+  static constexpr node_kind kind{node_type::point, sizeof(point), &put, &run,
                                    has_priority<Prio> ? &priority : nullptr,
                                    local_only, "dowork", nullptr, nullptr};
 
   // The owner's path.
   TASCELL_INLINE static void exec(ctx c, const options<Prio>& o, const parts_t& ps) {
-    point p;
-    p.prev = c.top;
-    p.kind = &kind;
-    p.next = 1;
-    p.end = N;
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      ((I > 0 ? (void)(std::get<I>(p.refs) = part_info<P>::refs(std::get<I>(ps).clauses)) : void()),
+    prio_source<Prio> prio;
+    if constexpr (has_priority<Prio>) prio.fn = &o.priority;
+    parts_ptr pp{};
+    if constexpr (!portable) pp = &ps;
+    // Part 0 never travels: its entry is left unwritten.
+    auto* p = ::new (free_of(c)) point;
+    p->sp = {1, N};
+    [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
+      ((I > 0 ? (void)(std::get<I>(p->refs) = part_info<P>::refs(std::get<I>(ps).clauses)) : void()),
        ...);
     }(std::index_sequence_for<P...>{});
-    if constexpr (!portable) p.parts = &ps;
-    if constexpr (has_priority<Prio>) p.prio.fn = &o.priority;
-    ctx in{c.w, &p};
+    if constexpr (!portable) p->parts = pp;
+    if constexpr (has_priority<Prio>) p->prio = prio;
+    p->kind = kind_word(&kind, c);
+    ctx in = after(p + 1);
     try {
       poll(in);
       call_owner<0>(ps, in);
-      // Parts 1..N-1 in order, unless given away (then p.end was lowered).
-      [&]<std::size_t... I>(std::index_sequence<I...>) {
-        (void)((I + 1 < static_cast<std::size_t>(p.end)
-                    ? (p.next = I + 2, call_owner<I + 1>(ps, in), true)
+      // Parts 1..N-2 in order, unless given away (then p.end was lowered).
+      [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
+        (void)((I + 1 < static_cast<std::size_t>(p->sp.end)
+                    ? (p->sp.next = I + 2, call_owner<I + 1>(ps, in), true)
                     : false) && ...);
-      }(std::make_index_sequence<N - 1>{});
+      }(std::make_index_sequence<N - 2>{});
     } catch (...) {
+      task* pieces = unwind(in, p->sp);
       auto targets = owner_targets(ps);
-      unwind(in, p, &targets);
+      merge_all(targets, pieces);
+      release(in, p->sp);
       return;
     }
-    if (c.w->aux_owner == &p) [[unlikely]] {
-      auto targets = owner_targets(ps);
-      join(in, p, &targets);
+    // Work is given away from the end, so end == N means nothing was given
+    // and nothing cancelled (both lower end): the point has no pieces and no
+    // slow-path state, and its only work left is the last part. That part
+    // runs with the point popped, as a tail call the compiler can turn into
+    // a loop, under a `finished` ctx (chain.hpp).
+    if (p->sp.end == N) [[likely]] {
+      call_owner<N - 1>(ps, finished(c));
+      return;
     }
+    task* pieces = join(in, p->sp);
+    auto targets = owner_targets(ps);
+    merge_all(targets, pieces);
+    release(in, p->sp);
   }
 
-  static targets_t owner_targets(const parts_t& ps) {
-    return std::apply([](const P&... x) { return targets_t{part_info<P>::targets(x.clauses)...}; },
+  TASCELL_INLINE static targets_t owner_targets(const parts_t& ps) {
+    return std::apply([](const P&... x) TASCELL_LAMBDA_INLINE { return targets_t{part_info<P>::targets(x.clauses)...}; },
                       ps);
   }
 
   // if(false): plain sequential code.
   static void exec_serial(ctx c, const parts_t& ps) {
-    [&]<std::size_t... I>(std::index_sequence<I...>) { (call_owner<I>(ps, c), ...); }(
+    [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE { (call_owner<I>(ps, c), ...); }(
         std::index_sequence_for<P...>{});
   }
 };
@@ -337,67 +370,64 @@ struct loop_site {
   using cs = clause_set<C...>;
   static constexpr bool portable = std::is_empty_v<Body> && std::is_default_constructible_v<Body>;
   static constexpr bool local_only = !portable || cs::local_only;
+  using body_ptr = std::conditional_t<portable, std::tuple<>, const Body*>;
 
-  struct point : spawn_point {
+  struct point {
+    spawn_point sp;  // [next, end) of iteration numbers k; i = first + k * step
     std::int64_t first, step;
     typename cs::refs_t refs;
-    [[no_unique_address]] std::conditional_t<portable, std::tuple<>, const Body*> body;
+    [[no_unique_address]] body_ptr body;
     [[no_unique_address]] prio_source<Prio> prio;
+    std::uintptr_t kind;
   };
+  static_assert(well_formed_node<point>(), "a @dowork's inputs must be at most 8-aligned");
 
   struct task_t : task {
     std::int64_t first = 0, step = 1;
     typename cs::stored_t stored{};
-    [[no_unique_address]] std::conditional_t<portable, std::tuple<>, const Body*> body{};
+    body_ptr body{};
     std::int64_t prio_value = 0;
   };
 
-  static task* put(spawn_point* sp, std::int64_t lo, std::int64_t hi) {
-    auto* p = static_cast<point*>(sp);
+  static task* put(spawn_point* sp, std::int64_t, std::int64_t) {
+    auto* p = reinterpret_cast<point*>(sp);
     auto* t = new task_t;
     t->first = p->first;
     t->step = p->step;
     cs::put(p->refs, t->stored);
     if constexpr (!portable) t->body = p->body;
     if constexpr (has_priority<Prio>) t->prio_value = p->prio.get();
-    (void)lo;
-    (void)hi;
     return t;
   }
 
-  static void merge(void* targets, task* tt) {
-    auto* t = static_cast<task_t*>(tt);
-    cs::merge(*static_cast<typename cs::targets_t*>(targets), t->stored, t->completed);
+  TASCELL_INLINE static void merge_all(typename cs::targets_t& tg, task* list) {
+    for (task* t = list; t; t = t->next_given)
+      cs::merge(tg, static_cast<task_t*>(t)->stored, t->completed);
   }
 
-  static std::int64_t priority(spawn_point* sp) { return static_cast<point*>(sp)->prio.get(); }
+  static std::int64_t priority(spawn_point* sp) {
+    return reinterpret_cast<point*>(sp)->prio.get();
+  }
 
   // The iterations [p.next, p.end) with the body's parameters taken from S
   // (the owner's clauses or a task's copies).
   template <class S>
-  TASCELL_INLINE static void iterate(ctx in, point& p, Body& body, S& s) {
-    for (std::int64_t k = p.next; k < p.end; k = p.next) {
-      p.next = k + 1;
+  TASCELL_INLINE static void iterate(ctx in, point* p, Body& body, S& s) {
+    for (std::int64_t k = p->sp.next; k < p->sp.end; k = p->sp.next) {
+      p->sp.next = k + 1;
       poll(in);
-      cs::call(body, in, s, p.first + k * p.step);
+      cs::call(body, in, s, p->first + k * p->step);
     }
   }
 
   static void run(ctx c, task* tt) {
     auto* t = static_cast<task_t*>(tt);
-    point p;
-    p.prev = c.top;
-    p.kind = &kind;
-    p.next = t->lo;
-    p.end = t->hi;
-    p.first = t->first;
-    p.step = t->step;
-    p.refs = cs::refs(t->stored);
-    if constexpr (!portable) p.body = t->body;
-    if constexpr (has_priority<Prio>) p.prio.fixed = &t->prio_value;
-    ctx in{c.w, &p};
+    prio_source<Prio> prio;
+    if constexpr (has_priority<Prio>) prio.fixed = &t->prio_value;
+    auto* p = ::new (free_of(c)) point{{t->lo, t->hi}, t->first, t->step, cs::refs(t->stored),
+                                       t->body, prio, kind_word(&kind, c)};
+    ctx in = after(p + 1);
     auto targets = cs::targets(t->stored);
-    bool cancelled = false;
     try {
       if constexpr (portable) {
         Body b{};
@@ -406,40 +436,46 @@ struct loop_site {
         iterate(in, p, const_cast<Body&>(*t->body), t->stored);
       }
     } catch (...) {
-      t->completed = !unwind(in, p, &targets);
+      merge_all(targets, unwind(in, p->sp));
+      release(in, p->sp);
+      t->completed = false;
       return;
     }
-    if (in.w->aux_owner == &p) cancelled = join(in, p, &targets);
-    t->completed = !cancelled;
+    if (worker_of(in)->aux_owner == &p->sp) {
+      merge_all(targets, join(in, p->sp));
+      t->completed = !release(in, p->sp);
+    } else {
+      t->completed = true;
+    }
   }
 
-  static constexpr node_kind kind{node_type::point, &put, &run, &merge,
+  static constexpr node_kind kind{node_type::point, sizeof(point), &put, &run,
                                    has_priority<Prio> ? &priority : nullptr,
                                    local_only, "dowork for", nullptr, nullptr};
 
   TASCELL_INLINE static void exec(ctx c, const options<Prio>& o, range r,
                                   const typename cs::clauses_t& cl, Body& body) {
-    point p;
-    p.prev = c.top;
-    p.kind = &kind;
-    p.next = 0;
-    p.end = r.count;
-    p.first = r.first;
-    p.step = r.step;
-    p.refs = cs::refs(cl);
-    if constexpr (!portable) p.body = &body;
-    if constexpr (has_priority<Prio>) p.prio.fn = &o.priority;
-    ctx in{c.w, &p};
+    prio_source<Prio> prio;
+    if constexpr (has_priority<Prio>) prio.fn = &o.priority;
+    body_ptr bp{};
+    if constexpr (!portable) bp = &body;
+    auto* p = ::new (free_of(c))
+        point{{0, r.count}, r.first, r.step, cs::refs(cl), bp, prio, kind_word(&kind, c)};
+    ctx in = after(p + 1);
     try {
       iterate(in, p, body, cl);
     } catch (...) {
+      task* pieces = unwind(in, p->sp);
       auto targets = cs::targets(cl);
-      unwind(in, p, &targets);
+      merge_all(targets, pieces);
+      release(in, p->sp);
       return;
     }
-    if (c.w->aux_owner == &p) [[unlikely]] {
+    if (worker_of(c)->aux_owner == &p->sp) [[unlikely]] {
+      task* pieces = join(in, p->sp);
       auto targets = cs::targets(cl);
-      join(in, p, &targets);
+      merge_all(targets, pieces);
+      release(in, p->sp);
     }
   }
 
@@ -503,7 +539,7 @@ TASCELL_INLINE void dowork_for_with(ctx c, const options<Prio>& o, range r, A&&.
   auto all = std::forward_as_tuple(std::forward<A>(a)...);
   constexpr std::size_t n = sizeof...(A);
   static_assert(n >= 1, "dowork_for needs a body");
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
+  [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
     auto cl = std::make_tuple(std::get<I>(all)...);
     auto& body = std::get<n - 1>(all);
     detail::dowork_loop(c, o, r, cl, body);

@@ -7,9 +7,9 @@
 namespace tascell {
 namespace detail {
 
-// The part of a worker that generated code may read. The rest (queues,
-// statistics, random state) is private to the runtime library, in a type
-// derived from this one.
+// The part of a worker that generated code may read, at the start of the
+// worker's region. The rest (queues, statistics, random state) is private to
+// the runtime library, in a type derived from this one.
 struct worker {
   // Set non-zero by another worker (release) after it posted a request to
   // this worker or asked one of its pieces of work to stop. Read by the owner
@@ -18,13 +18,13 @@ struct worker {
   alignas(64) std::atomic<std::uint32_t> attention{0};
   // Owner-only from here on, on another cache line so the other workers'
   // writes to `attention` do not disturb it.
-  // The newest spawn point that has slow-path state (tasks given away, a stop
-  // request): a @dowork checks it at its join with one plain load.
+  // The newest spawn point that has slow-path state (pieces given away, a
+  // stop request).
   alignas(64) spawn_point* aux_owner = nullptr;
 };
 
 // Serves what `attention` announced: requests for work (by temporary
-// backtracking from c.top), stop requests (may throw detail::stop_signal to
+// backtracking from c), stop requests (may throw detail::stop_signal to
 // unwind the running piece). Defined in the runtime library.
 TASCELL_NOINLINE void serve(ctx c);
 
@@ -32,7 +32,7 @@ TASCELL_NOINLINE void serve(ctx c);
 
 // A poll: one relaxed load and a predictable branch when nobody asked.
 TASCELL_INLINE void poll(ctx c) {
-  if (c.w->attention.load(std::memory_order_relaxed) != 0) [[unlikely]]
+  if (detail::worker_of(c)->attention.load(std::memory_order_relaxed) != 0) [[unlikely]]
     detail::serve(c);
 }
 

@@ -7,6 +7,7 @@
 // older point (temporary backtracking).
 #pragma once
 
+#include <new>
 #include <type_traits>
 #include <utility>
 
@@ -17,13 +18,14 @@ namespace detail {
 
 template <class B, class A>
 struct wind_site {
-  struct wnode : node {
+  struct wnode {
     B* before;
     A* after;
+    std::uintptr_t kind;
   };
-  static void undo(node* n) { (*static_cast<wnode*>(n)->after)(); }
-  static void redo(node* n) { (*static_cast<wnode*>(n)->before)(); }
-  static constexpr node_kind kind{node_type::wind, nullptr, nullptr, nullptr, nullptr,
+  static void undo(void* n) { (*static_cast<wnode*>(n)->after)(); }
+  static void redo(void* n) { (*static_cast<wnode*>(n)->before)(); }
+  static constexpr node_kind kind{node_type::wind, sizeof(wnode), nullptr, nullptr, nullptr,
                                    false, "wind", &undo, &redo};
 };
 
@@ -39,13 +41,10 @@ template <class B, class A, class F>
 TASCELL_INLINE decltype(auto) wind(ctx c, B&& before, A&& after, F&& body) {
   using site = detail::wind_site<std::remove_reference_t<B>, std::remove_reference_t<A>>;
   before();
-  typename site::wnode n;
-  n.prev = c.top;
-  n.kind = &site::kind;
-  n.before = &before;
-  n.after = &after;
+  auto* n = ::new (detail::free_of(c))
+      typename site::wnode{&before, &after, detail::kind_word(&site::kind, c)};
   detail::run_after<std::remove_reference_t<A>> guard{after};
-  return body(ctx{c.w, &n});
+  return body(detail::after(n + 1));
 }
 
 }  // namespace tascell

@@ -16,23 +16,32 @@ namespace tascell::detail {
 // completes normally) or a task boundary (the piece ends, not completed).
 // User code must not swallow it; if it does, the next poll throws it again.
 struct stop_signal {
-  node* target;
+  const void* target;  // the start of the node
 };
 
-// A @dowork's join when the point has slow-path state (c.w->aux_owner == &p):
-// waits for every piece given away from p, helping meanwhile (steal back from
-// the thief, take other work), merges each with p.kind->merge(targets, t),
-// frees them. Returns true when the @dowork was cancelled. Rethrows the first
-// exception of a piece after all pieces have stopped. `c.top` must be &p.
-TASCELL_NOINLINE bool join(ctx c, spawn_point& p, void* targets);
+// The slow path of a @dowork's join, in three steps, so that merging happens
+// in the @dowork's own frame (inline: no output's address escapes, and the
+// compiler keeps the fast path's variables in registers).
+//
+// join(): when p has slow-path state (pieces given away, or cancelled).
+// Waits until every piece given away from p has finished, helping meanwhile
+// (steal back from the thief, take other work), and returns the pieces,
+// newest first, to be merged. If an older node is being unwound meanwhile,
+// stops p's pieces, waits for them, releases p and rethrows. `c` is the ctx just above p.
+TASCELL_NOINLINE task* join(ctx c, spawn_point& p);
 
-// Called from `catch (...)` around a @dowork's own work: stops the @dowork
-// (drops work not started, tells pieces given away to stop), waits for the
-// pieces, merges what they produced. Returns (true) when the @dowork is to
-// complete normally: the exception was the stop_signal of a cancel aimed at
-// p. Otherwise rethrows: the first exception of the @dowork, or a stop_signal
-// aimed at an older node. `c.top` must be &p.
-TASCELL_NOINLINE bool unwind(ctx c, spawn_point& p, void* targets);
+// unwind(): called from `catch (...)` around a @dowork's own work. Stops the
+// @dowork (drops work not started, tells pieces given away to stop), waits
+// for the pieces. If the @dowork is to complete normally (the exception was
+// the stop_signal of a cancel aimed at p) returns its pieces to be merged;
+// otherwise releases p and rethrows: the first exception of the @dowork, or
+// a stop_signal aimed at an older node. `c` is the ctx just above p.
+TASCELL_NOINLINE task* unwind(ctx c, spawn_point& p);
+
+// release(): after the pieces were merged. Frees them and p's slow-path
+// state; rethrows the first exception of a piece; returns true when the
+// @dowork was cancelled.
+TASCELL_NOINLINE bool release(ctx c, spawn_point& p);
 
 // A process-wide serial number for tasks (traces).
 std::uint64_t next_task_serial() noexcept;
