@@ -2,6 +2,12 @@
 #include "common/report.hpp"
 #include "fib/fib-config.hpp"
 
+// fib-seq-noinline builds this file with FIB_SEQ_NOINLINE: the same code
+// kept from inlining into itself, to show how much of a ratio against
+// fib-seq is GCC unrolling the recursion (docs/performance.md).
+#ifdef FIB_SEQ_NOINLINE
+__attribute__((noinline))
+#endif
 static long fib(int n) {
   if (n < 2) return n;
   return fib(n - 1) + fib(n - 2);

@@ -72,7 +72,17 @@ runtime::runtime(settings s) : cfg_(std::move(s)) {
     w->since = std::chrono::steady_clock::now();
     workers_.push_back(w);
   }
-  unsigned cpus = std::thread::hardware_concurrency();
+  // Worker i runs on the i-th CPU this process may use, when there are no
+  // more workers than such CPUs (TASCELL_PIN=1). Worker 0 is the thread that
+  // makes the root call: it is pinned for the duration of each root call
+  // only, and its own affinity is restored afterwards.
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  if (cfg_.pin && sched_getaffinity(0, sizeof(allowed), &allowed) == 0) {
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &allowed)) cpus_.push_back(c);
+    if (static_cast<std::size_t>(cfg_.workers) > cpus_.size()) cpus_.clear();
+  }
   for (int i = 1; i < cfg_.workers; ++i) {
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -95,12 +105,10 @@ runtime::runtime(settings s) : cfg_(std::move(s)) {
                                std::to_string(i) + " of TASCELL_WORKERS=" +
                                std::to_string(cfg_.workers) + ": " + std::strerror(rc));
     }
-    // Pin worker i to CPU i when there are no more workers than CPUs. Worker
-    // 0 is the thread that makes the root call: it is left as it is.
-    if (cfg_.pin && cpus > 0 && static_cast<unsigned>(cfg_.workers) <= cpus) {
+    if (!cpus_.empty()) {
       cpu_set_t set;
       CPU_ZERO(&set);
-      CPU_SET(static_cast<unsigned>(i) % cpus, &set);
+      CPU_SET(cpus_[static_cast<std::size_t>(i)], &set);
       pthread_setaffinity_np(th, sizeof(set), &set);  // best effort
     }
     threads_.push_back(th);
@@ -181,6 +189,15 @@ void runtime::run_root(void (*fn)(ctx, void*), void* env) {
   cv_.notify_all();
   root_running_.store(true, std::memory_order_release);
 
+  cpu_set_t caller_affinity;
+  bool pinned = false;
+  if (!cpus_.empty() && pthread_getaffinity_np(pthread_self(), sizeof(caller_affinity),
+                                               &caller_affinity) == 0) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpus_[0], &set);
+    pinned = pthread_setaffinity_np(pthread_self(), sizeof(set), &set) == 0;
+  }
   w->since = start;
   w->act = activity::work;
   w->busy.store(true, std::memory_order_relaxed);
@@ -196,6 +213,7 @@ void runtime::run_root(void (*fn)(ctx, void*), void* env) {
   while (finished_.load(std::memory_order_acquire) < size()) sched_yield();
   root_running_.store(false, std::memory_order_release);
   auto end = std::chrono::steady_clock::now();
+  if (pinned) pthread_setaffinity_np(pthread_self(), sizeof(caller_affinity), &caller_affinity);
 
   run_stats r;
   r.seconds = std::chrono::duration<double>(end - start).count();

@@ -42,6 +42,7 @@ class runtime {
   // Each worker lives at the start of its own region (chain.hpp).
   std::vector<worker_impl*> workers_;
   std::vector<pthread_t> threads_;
+  std::vector<int> cpus_;  // CPU of worker i when pinning, else empty
   std::mutex root_mutex_;  // one root call at a time
 
   std::mutex m_;

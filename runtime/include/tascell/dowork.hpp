@@ -411,12 +411,15 @@ struct loop_site {
 
   // The iterations [p.next, p.end) with the body's parameters taken from S
   // (the owner's clauses or a task's copies).
+  // first and step never change: kept in registers, not reloaded from the
+  // point after every call.
   template <class S>
-  TASCELL_INLINE static void iterate(ctx in, point* p, Body& body, S& s) {
+  TASCELL_INLINE static void iterate(ctx in, point* p, Body& body, S& s, std::int64_t first,
+                                     std::int64_t step) {
     for (std::int64_t k = p->sp.next; k < p->sp.end; k = p->sp.next) {
       p->sp.next = k + 1;
       poll(in);
-      cs::call(body, in, s, p->first + k * p->step);
+      cs::call(body, in, s, first + k * step);
     }
   }
 
@@ -431,9 +434,9 @@ struct loop_site {
     try {
       if constexpr (portable) {
         Body b{};
-        iterate(in, p, b, t->stored);
+        iterate(in, p, b, t->stored, t->first, t->step);
       } else {
-        iterate(in, p, const_cast<Body&>(*t->body), t->stored);
+        iterate(in, p, const_cast<Body&>(*t->body), t->stored, t->first, t->step);
       }
     } catch (...) {
       merge_all(targets, unwind(in, p->sp));
@@ -463,7 +466,7 @@ struct loop_site {
         point{{0, r.count}, r.first, r.step, cs::refs(cl), bp, prio, kind_word(&kind, c)};
     ctx in = after(p + 1);
     try {
-      iterate(in, p, body, cl);
+      iterate(in, p, body, cl, r.first, r.step);
     } catch (...) {
       task* pieces = unwind(in, p->sp);
       auto targets = cs::targets(cl);

@@ -5,6 +5,8 @@
 //     for (int i = 0; i < n; ++i)
 //       if (safe(a, k, i))
 //         @wind(a[k] = i, a[k] = -1) { s += k + 1 == n ? 1 : nqueens(n, k + 1, a); }
+// (The wind closures capture by value: a, k and col do not change inside the
+// wind, and then nothing of the frame has to live in memory.)
 //     return s;
 //   }
 #pragma once
@@ -28,7 +30,7 @@ inline long nqueens(tascell::ctx c, int n, int k, int* a) {
         int col = static_cast<int>(i);
         if (!safe(a, k, col)) return;
         tascell::wind(
-            c, [&] { a[k] = col; }, [&] { a[k] = -1; },
+            c, [=] { a[k] = col; }, [=] { a[k] = -1; },
             [&](tascell::ctx c) { s += k + 1 == n ? 1 : nqueens(c, n, k + 1, a); });
       });
   return s;

@@ -1,0 +1,76 @@
+// Every TASCELL_* setting: bad values are refused with a message naming the
+// variable, the value and what is allowed; good values are read.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "settings.hpp"
+#include "tascell/root.hpp"
+
+namespace {
+
+using tascell::detail::settings;
+
+// Sets one variable for the duration of a test, restoring it afterwards.
+struct scoped_env {
+  std::string name;
+  std::string old;
+  bool had;
+  scoped_env(const char* n, const char* v) : name(n) {
+    const char* o = std::getenv(n);
+    had = o != nullptr;
+    if (o) old = o;
+    setenv(n, v, 1);
+  }
+  ~scoped_env() {
+    if (had) setenv(name.c_str(), old.c_str(), 1);
+    else unsetenv(name.c_str());
+  }
+};
+
+std::string refusal(const char* name, const char* value) {
+  scoped_env e(name, value);
+  try {
+    settings::from_environment();
+  } catch (const tascell::config_error& err) {
+    return err.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(Settings, BadValuesNameTheVariableTheValueAndWhatIsAllowed) {
+  EXPECT_EQ(refusal("TASCELL_WORKERS", "zero"),
+            "tascell: bad setting TASCELL_WORKERS=\"zero\": expected a whole number of workers from 1 to 4096");
+  EXPECT_EQ(refusal("TASCELL_WORKERS", "0"),
+            "tascell: bad setting TASCELL_WORKERS=\"0\": expected a whole number of workers from 1 to 4096");
+  EXPECT_EQ(refusal("TASCELL_WORKERS", "3x"),
+            "tascell: bad setting TASCELL_WORKERS=\"3x\": expected a whole number of workers from 1 to 4096");
+  EXPECT_EQ(refusal("TASCELL_VICTIM", "nearest"),
+            "tascell: bad setting TASCELL_VICTIM=\"nearest\": expected loaded (a worker that holds work) or random");
+  EXPECT_EQ(refusal("TASCELL_STATS", "maybe"),
+            "tascell: bad setting TASCELL_STATS=\"maybe\": expected 0 or 1 (also yes/no, true/false, on/off)");
+  EXPECT_EQ(refusal("TASCELL_SEED", "-4"),
+            "tascell: bad setting TASCELL_SEED=\"-4\": expected a non-negative whole number (0: from the clock)");
+  EXPECT_EQ(refusal("TASCELL_STACK_MB", "0"),
+            "tascell: bad setting TASCELL_STACK_MB=\"0\": expected a stack size in MiB from 1 to 65536");
+  EXPECT_EQ(refusal("TASCELL_PIN", "2"),
+            "tascell: bad setting TASCELL_PIN=\"2\": expected 0 or 1 (also yes/no, true/false, on/off)");
+}
+
+TEST(Settings, GoodValuesAreRead) {
+  scoped_env a("TASCELL_WORKERS", "7"), b("TASCELL_VICTIM", "random"), c("TASCELL_STATS", "yes"),
+      d("TASCELL_SEED", "42"), e("TASCELL_STACK_MB", "16"), f("TASCELL_PIN", "off");
+  settings s = settings::from_environment();
+  EXPECT_EQ(s.workers, 7);
+  EXPECT_EQ(s.victim, tascell::detail::victim_choice::random);
+  EXPECT_TRUE(s.stats);
+  EXPECT_EQ(s.seed, 42u);
+  EXPECT_EQ(s.stack_bytes, std::size_t{16} << 20);
+  EXPECT_FALSE(s.pin);
+  EXPECT_EQ(s.describe(),
+            "TASCELL_WORKERS=7 TASCELL_VICTIM=random TASCELL_SEED=42 TASCELL_STACK_MB=16 TASCELL_PIN=0 "
+            "TASCELL_STATS=1");
+}
