@@ -10,7 +10,9 @@ TASCELL_WORKERS=<workers>. It must exit 0 and print exactly one line
 `result=<answer> seconds=<s>`. The answer is checked against the known answers
 in bench/<problem>/<problem>-config.hpp (when N has one) and, in any case,
 against the other variants of the same problem. Any failure is reported and
-makes this script exit 1 (after printing the table).
+makes this script exit 1 (after printing the table). For uts, N is the tree's
+number (1, 3, 5 for T1, T3, T5; bench/uts/uts-config.hpp) and the answer is its
+node count.
 
 Columns:
   median s   median wall time of the computation (as printed by the program)
@@ -37,7 +39,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-DEFAULT_PROBLEMS = "fib:35,nqueens:13"
+DEFAULT_PROBLEMS = "fib:35,nqueens:13,comp:30000,grav:250,lu:512,uts:1,uts:3,uts:5,pen:12"
 DEFAULT_VARIANTS = "seq,tascell,omp,tbb"
 LINE_RE = re.compile(r"^result=(-?\d+) seconds=(\d+(?:\.\d+)?)$")
 
@@ -45,11 +47,17 @@ LINE_RE = re.compile(r"^result=(-?\d+) seconds=(\d+(?:\.\d+)?)$")
 FALLBACK_KNOWN = {
     "fib": {30: 832040, 35: 9227465, 40: 102334155},
     "nqueens": {8: 92, 10: 724, 12: 14200, 13: 73712, 14: 365596},
+    "comp": {30000: 299996458},
+    "grav": {250: 597663356},
+    "lu": {512: 3194422545},
+    "uts": {1: 4130071, 3: 4112897, 5: 4147582},  # N = tree number (T1, T3, T5): node count
+    "pen": {12: 9356},
 }
 
 
 def known_answers(problem):
-    """Known answers from bench/<problem>/<problem>-config.hpp (known_answers[] = {{n, a}, ...};)."""
+    """Known answers from bench/<problem>/<problem>-config.hpp (known_answers[] = {{n, a, ...}, ...};):
+    the first two numbers of every entry (uts' entries go on with depth and leaves)."""
     path = os.path.join(HERE, problem, problem + "-config.hpp")
     try:
         with open(path) as f:
@@ -59,7 +67,7 @@ def known_answers(problem):
     m = re.search(r"known_answers\[\]\s*=\s*\{(.*?)\};", text, re.S)
     if not m:
         return dict(FALLBACK_KNOWN.get(problem, {}))
-    return {int(n): int(a) for n, a in re.findall(r"\{\s*(\d+)\s*,\s*(-?\d+)\s*\}", m.group(1))}
+    return {int(n): int(a) for n, a in re.findall(r"\{\s*(\d+)\s*,\s*(-?\d+)\s*[,}]", m.group(1))}
 
 
 def parse_problems(spec):

@@ -8,8 +8,9 @@
 //
 // For every repetition exactly one line goes to stdout:
 //   result=<answer> seconds=<wall time of the computation only, %.6f>
-// A wrong answer (when the answer for N is known) prints a message to stderr
-// and makes the program exit with status 1. Bad arguments: status 2.
+// A wrong answer (when the answer for N is known, or when the program's own
+// check after the run fails: run_checked) prints a message to stderr and makes
+// the program exit with status 1. Bad arguments: status 2.
 #pragma once
 
 #include <chrono>
@@ -64,15 +65,19 @@ inline int workers() {
   return h == 0 ? 1 : static_cast<int>(h);
 }
 
-// Runs `compute(n)` args.reps times. Times only the call itself (steady_clock),
-// prints one line per run, and checks the answer against `expected` if known.
-// Returns the process exit status: 0 if all runs were right, 1 otherwise.
-template <class Compute>
-int run(const Args& args, std::optional<long> expected, Compute&& compute) {
+// As run() (below), with two untimed steps around every timed call:
+//   prepare(n)          before it (e.g. refill an input the computation overwrites);
+//   check(n, result)    after it, once the result line is printed: returns false
+//                       (after printing why to stderr) if the answer is wrong.
+// A wrong answer, by `expected` or by `check`, makes the exit status 1.
+template <class Prepare, class Compute, class Check>
+int run_checked(const Args& args, std::optional<long> expected, Prepare&& prepare, Compute&& compute,
+                Check&& check) {
   using clock = std::chrono::steady_clock;
   int status = 0;
   for (int r = 0; r < args.reps; ++r) {
     long n = args.n;
+    prepare(n);
     auto t0 = clock::now();
     // Hide n from the optimizer so a pure sequential computation is neither
     // hoisted out of the timed region nor shared between repetitions.
@@ -88,8 +93,20 @@ int run(const Args& args, std::optional<long> expected, Compute&& compute) {
                    args.prog, args.n, result, *expected);
       status = 1;
     }
+    if (!check(args.n, result)) {
+      std::fprintf(stderr, "%s: WRONG ANSWER for N=%ld (check failed)\n", args.prog, args.n);
+      status = 1;
+    }
   }
   return status;
+}
+
+// Runs `compute(n)` args.reps times. Times only the call itself (steady_clock),
+// prints one line per run, and checks the answer against `expected` if known.
+// Returns the process exit status: 0 if all runs were right, 1 otherwise.
+template <class Compute>
+int run(const Args& args, std::optional<long> expected, Compute&& compute) {
+  return run_checked(args, expected, [](long) {}, compute, [](long, long) { return true; });
 }
 
 }  // namespace bench

@@ -67,6 +67,9 @@ auto part(A&&... a) {
   }(std::make_index_sequence<n - 1>{});
 }
 
+// The comparison of a canonical loop's condition: i < e, i <= e, i > e, i >= e.
+enum class cmp { lt, le, gt, ge };
+
 // An iteration space: iterations k = 0 .. count-1, i = first + k * step.
 struct range {
   std::int64_t first;
@@ -75,7 +78,20 @@ struct range {
   // [lo, hi) with the given positive step.
   constexpr range(std::int64_t lo, std::int64_t hi, std::int64_t st = 1)
       : first(lo), count(hi > lo ? (hi - lo + st - 1) / st : 0), step(st) {}
-  // The trip count of a canonical loop given explicitly (the translator).
+  // The iterations of `for (i = first; i CMP bound; i += step)` (the
+  // translator's form of a canonical loop). A step that goes away from the
+  // bound gives no iterations.
+  static constexpr range canonical(std::int64_t first, std::int64_t bound, std::int64_t step, cmp c) {
+    std::int64_t n = 0;
+    switch (c) {
+      case cmp::lt: n = step > 0 && bound > first ? (bound - first + step - 1) / step : 0; break;
+      case cmp::le: n = step > 0 && bound >= first ? (bound - first) / step + 1 : 0; break;
+      case cmp::gt: n = step < 0 && first > bound ? (first - bound - step - 1) / -step : 0; break;
+      case cmp::ge: n = step < 0 && first >= bound ? (first - bound) / -step + 1 : 0; break;
+    }
+    return of_count(first, n, step);
+  }
+  // The trip count of a canonical loop given explicitly.
   static constexpr range of_count(std::int64_t first, std::int64_t count, std::int64_t step) {
     range r(0, 0);
     r.first = first;

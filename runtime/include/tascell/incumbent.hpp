@@ -21,7 +21,9 @@ class incumbent {
   static_assert(std::atomic<T>::is_always_lock_free, "an incumbent must fit a lock-free atomic");
 
  public:
-  constexpr explicit incumbent(T initial) : v_(initial) {}
+  // Not explicit: `@shared(min) long best = LONG_MAX;` becomes
+  // `tascell::incumbent<op::min, long> best = LONG_MAX;`.
+  constexpr incumbent(T initial) : v_(initial) {}  // NOLINT
   incumbent(const incumbent&) = delete;
   incumbent& operator=(const incumbent&) = delete;
 
@@ -49,9 +51,9 @@ class incumbent {
   std::atomic<T> v_;
 };
 
-template <class Op, class T>
-bool improve(incumbent<Op, T>& inc, T v) {
-  return inc.improve(v);
+template <class Op, class T, class U>
+bool improve(incumbent<Op, T>& inc, const U& v) {
+  return inc.improve(static_cast<T>(v));
 }
 
 }  // namespace tascell

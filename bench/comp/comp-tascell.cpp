@@ -1,0 +1,47 @@
+// Comp(n) on the Tascell++ runtime API, as the translator lowers
+//   @task long comp(const uint32_t* a, const uint32_t* b, long n) {
+//     long s = 0;
+//     @dowork reduction(+: s) for (long i = 0; i < n; ++i) {
+//       uint32_t ai = a[i];
+//       long t = 0;
+//       @dowork reduction(+: t) for (long j = 0; j < n; ++j) t += match(ai, b[j]);
+//       s += t;
+//     }
+//     return s;
+//   }
+// The arrays are read-only and stay in this process: shared(p). No cutoff.
+// Workers: TASCELL_WORKERS.
+#include <cstdint>
+#include <vector>
+
+#include <tascell/tascell.hpp>
+
+#include "common/report.hpp"
+#include "comp/comp-config.hpp"
+
+static long comp(tascell::ctx c, const std::uint32_t* a, const std::uint32_t* b, long n) {
+  long s = 0;
+  tascell::dowork_for(
+      c, tascell::range(0, n), tascell::shared(a), tascell::shared(b), tascell::in(n),
+      tascell::reduce<tascell::op::plus>(s),
+      [](tascell::ctx c, std::int64_t i, const std::uint32_t* a, const std::uint32_t* b, const long& n,
+         long& s) {
+        std::uint32_t ai = a[i];
+        long t = 0;
+        tascell::dowork_for(c, tascell::range(0, n), tascell::in(ai), tascell::shared(b),
+                            tascell::reduce<tascell::op::plus>(t),
+                            [](tascell::ctx, std::int64_t j, const std::uint32_t& ai,
+                               const std::uint32_t* b, long& t) { t += comp_config::match(ai, b[j]); });
+        s += t;
+      });
+  return s;
+}
+
+int main(int argc, char** argv) {
+  auto args = bench::parse_args(argc, argv, comp_config::default_n, comp_config::min_n, comp_config::max_n);
+  auto a = comp_config::make_array(args.n, comp_config::seed_a);
+  auto b = comp_config::make_array(args.n, comp_config::seed_b);
+  return bench::run(args, comp_config::expected(args.n, a.data(), b.data()), [&](long n) {
+    return tascell::root(comp, a.data(), b.data(), n);
+  });
+}

@@ -1,0 +1,152 @@
+// tascell++: a C++ compiler driver for .tcpp files.
+//
+// Behaves like c++ (same flags, -c, -o, several inputs, .cpp inputs passed
+// through, -fsanitize=... passed on): every .tcpp input is translated by
+// tascellc into <tmp>/<stem>.cpp (so `-c` still makes <stem>.o), then the C++
+// compiler ($TASCELL_CXX, else $CXX, else c++) runs with the runtime's include
+// directory and, when it links, the runtime library. Exit status: the
+// translator's or the compiler's.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct layout {
+  fs::path tascellc, include, library;
+};
+
+// Installed: bin/tascell++ next to bin/tascellc, include/, lib/libtascell.a.
+// Build tree: the paths this driver was built with.
+layout find_layout() {
+  std::error_code ec;
+  fs::path exe = fs::canonical("/proc/self/exe", ec);
+  fs::path bin = exe.parent_path(), prefix = bin.parent_path();
+  layout l;
+  if (fs::exists(prefix / "include" / "tascell" / "tascell.hpp") && fs::exists(bin / "tascellc")) {
+    l.tascellc = bin / "tascellc";
+    l.include = prefix / "include";
+    for (const char* lib : {"lib", "lib64", "lib/x86_64-linux-gnu"})
+      if (fs::exists(prefix / lib / "libtascell.a")) l.library = prefix / lib / "libtascell.a";
+    return l;
+  }
+  l.tascellc = TASCELL_BUILD_TASCELLC;
+  l.include = TASCELL_SOURCE_RUNTIME_INCLUDE;
+  l.library = TASCELL_BUILD_LIBRARY;
+  return l;
+}
+
+int run(const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    std::perror("tascell++: fork");
+    return 2;
+  }
+  if (pid == 0) {
+    execvp(argv[0], argv.data());
+    std::cerr << "tascell++: cannot run " << args[0] << ": " << std::strerror(errno) << "\n";
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+bool ends_with(const std::string& s, const std::string& e) {
+  return s.size() >= e.size() && s.compare(s.size() - e.size(), e.size(), e) == 0;
+}
+
+// Flags whose value is the next argument.
+bool takes_value(const std::string& a) {
+  for (const char* f : {"-o", "-I", "-D", "-U", "-include", "-isystem", "-iquote", "-idirafter", "-x", "-MF",
+                        "-MT", "-MQ", "-L", "-Xlinker", "-Xpreprocessor", "-Xassembler", "-imacros"})
+    if (a == f) return true;
+  return false;
+}
+
+// Flags the translator must see to parse like the compiler does.
+bool for_parsing(const std::string& a) {
+  for (const char* p : {"-I", "-D", "-U", "-std=", "-include", "-isystem", "-iquote", "-idirafter", "-imacros"})
+    if (a.rfind(p, 0) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  layout l = find_layout();
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    std::cerr << "usage: tascell++ [c++ flags] file.tcpp... [-o out]\n";
+    return 2;
+  }
+  bool link = true, has_std = false;
+  std::vector<std::string> parse_flags;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "-c" || a == "-S" || a == "-E" || a == "-fsyntax-only" || a == "-M" || a == "-MM") link = false;
+    if (a.rfind("-std=", 0) == 0) has_std = true;
+    if (for_parsing(a)) {
+      parse_flags.push_back(a);
+      if (takes_value(a) && i + 1 < args.size()) parse_flags.push_back(args[i + 1]);
+    }
+  }
+  if (!has_std) parse_flags.push_back("-std=c++20");
+
+  char tmpl[] = "/tmp/tascell++.XXXXXX";
+  if (!mkdtemp(tmpl)) {
+    std::perror("tascell++: mkdtemp");
+    return 2;
+  }
+  fs::path tmp = tmpl;
+  std::vector<std::string> cxx;
+  const char* env = std::getenv("TASCELL_CXX");
+  if (!env || !*env) env = std::getenv("CXX");
+  cxx.push_back(env && *env ? env : "c++");
+  if (!has_std) cxx.push_back("-std=c++20");
+  cxx.push_back("-I" + l.include.string());
+  int rc = 0;
+  for (std::size_t i = 0; i < args.size() && rc == 0; ++i) {
+    const std::string& a = args[i];
+    if (takes_value(a) && i + 1 < args.size()) {
+      cxx.push_back(a);
+      cxx.push_back(args[++i]);
+      continue;
+    }
+    if (a[0] != '-' && ends_with(a, ".tcpp")) {
+      fs::path out = tmp / (fs::path(a).stem().string() + ".cpp");
+      std::vector<std::string> t = {l.tascellc.string(), a, "-o", out.string()};
+      if (!parse_flags.empty()) {
+        t.push_back("--");
+        t.insert(t.end(), parse_flags.begin(), parse_flags.end());
+      }
+      rc = run(t);
+      cxx.push_back(out.string());
+      continue;
+    }
+    cxx.push_back(a);
+  }
+  if (rc == 0) {
+    if (link) {
+      cxx.push_back(l.library.string());
+      cxx.push_back("-pthread");
+    }
+    rc = run(cxx);
+  }
+  std::error_code ec;
+  fs::remove_all(tmp, ec);
+  return rc;
+}

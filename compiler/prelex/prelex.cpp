@@ -1,0 +1,547 @@
+// The pre-lexer (see prelex.hpp for the rewriting rules and the invariant).
+//
+// The scan follows C++'s translation phases 1-3 closely enough to know
+// which '@' are in code: a logical character is a byte after skipping line
+// splices (backslash, optional blanks, newline, as Clang accepts them);
+// comments, string and character literals (with escapes, encoding prefixes
+// and user-defined suffixes), raw strings (whose bodies ignore splices),
+// pp-numbers (so 1'000 is one token) and identifiers are lexed as tokens.
+// Replacement characters are written over the logical characters of a
+// marker's name, so even a marker split by a splice keeps every line.
+#include "prelex.hpp"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <utility>
+
+namespace tascell::prelex {
+
+std::string_view name(marker_kind kind) {
+  switch (kind) {
+    case marker_kind::task: return "task";
+    case marker_kind::dowork: return "dowork";
+    case marker_kind::wind: return "wind";
+    case marker_kind::shared: return "shared";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr int eof_char = -1;
+
+bool is_blank(int c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f'; }
+bool is_newline(int c) { return c == '\n' || c == '\r'; }
+bool is_space(int c) { return is_blank(c) || is_newline(c); }
+bool is_digit(int c) { return c >= '0' && c <= '9'; }
+// Identifiers as Clang accepts them: ASCII letters, '_', '$' and any UTF-8
+// byte (a UCN spelled \uXXXX is not recognised; it cannot start a marker).
+bool is_ident_start(int c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c >= 0x80;
+}
+bool is_ident_char(int c) { return is_ident_start(c) || is_digit(c); }
+bool is_open(int c) { return c == '(' || c == '[' || c == '{'; }
+bool is_close(int c) { return c == ')' || c == ']' || c == '}'; }
+char closer_of(int open) { return open == '(' ? ')' : open == '[' ? ']' : '}'; }
+// Characters next to which a blank can be deleted without joining two
+// tokens: whitespace, brackets, ',' and ';' never form a longer token with a
+// neighbour.
+bool blank_may_go_next_to(int c) {
+  return is_space(c) || is_open(c) || is_close(c) || c == ',' || c == ';';
+}
+// A raw string delimiter character (printable, not a space, '(', ')' or '\').
+bool is_delimiter_char(int c) { return c > ' ' && c < 0x7f && c != '(' && c != ')' && c != '\\'; }
+
+// Statement keywords that can be followed by '(' and so would look like a
+// clause: they end the clause list of @dowork (`if` is a clause).
+bool is_statement_keyword(std::string_view id) {
+  static constexpr std::array<std::string_view, 11> words = {
+      "for", "while", "switch", "do", "return", "throw", "catch", "co_return", "co_yield", "co_await", "try"};
+  return std::find(words.begin(), words.end(), id) != words.end();
+}
+
+std::optional<marker_kind> marker_named(std::string_view id) {
+  if (id == "task") return marker_kind::task;
+  if (id == "dowork") return marker_kind::dowork;
+  if (id == "wind") return marker_kind::wind;
+  if (id == "shared") return marker_kind::shared;
+  return std::nullopt;
+}
+
+enum class tok { blank, newline, comment, literal, identifier, number, at, punct };
+
+struct token {
+  tok kind;
+  std::size_t begin, end;  // end: the logical position after the token
+};
+
+// A blank (space or tab) in code inside a @dowork clause list: where its ')'
+// may go if the list spans lines.
+struct blank_spot {
+  std::size_t pos;
+  int prev;  // the logical character before it if that was a one-character token, else 0
+};
+
+class scanner {
+ public:
+  explicit scanner(std::string_view src) : src_(src), n_(src.size()) {
+    out_.text.assign(src.begin(), src.end());
+    line_starts_.push_back(0);
+    for (std::size_t i = 0; i < n_; ++i) {
+      if (src_[i] == '\n') {
+        line_starts_.push_back(i + 1);
+      } else if (src_[i] == '\r') {
+        if (i + 1 < n_ && src_[i + 1] == '\n') ++i;
+        line_starts_.push_back(i + 1);
+      }
+    }
+  }
+
+  result run() {
+    std::size_t i = 0;
+    if (src_.starts_with("\xEF\xBB\xBF")) i = 3;  // a UTF-8 byte order mark
+    i = skip(i);
+    while (i < n_) i = step(i);
+    return std::move(out_);
+  }
+
+ private:
+  std::string_view src_;
+  std::size_t n_;
+  std::vector<std::size_t> line_starts_;
+  result out_;
+  bool line_start_ = true;     // only blanks and comments since the last line break
+  bool in_directive_ = false;  // inside a preprocessor directive line
+  bool glue_ = false;          // the previous character ends an identifier, number or literal
+  // Diagnostics from inside an argument list, kept only if the list is
+  // well formed (otherwise its text is scanned again as code).
+  std::vector<diagnostic>* sink_ = nullptr;
+
+  // ---- logical characters ------------------------------------------------
+  int ch(std::size_t i) const { return i < n_ ? static_cast<unsigned char>(src_[i]) : eof_char; }
+
+  // The length of the line splice starting at i, or 0.
+  std::size_t splice_at(std::size_t i) const {
+    if (i >= n_ || src_[i] != '\\') return 0;
+    std::size_t j = i + 1;
+    while (j < n_ && is_blank(ch(j))) ++j;
+    if (j >= n_ || !is_newline(ch(j))) return 0;
+    // \r\n or \n\r is one line break here (as in Clang's lexer).
+    if (j + 1 < n_ && is_newline(ch(j + 1)) && src_[j + 1] != src_[j]) ++j;
+    return j + 1 - i;
+  }
+  std::size_t skip(std::size_t i) const {
+    while (std::size_t len = splice_at(i)) i += len;
+    return i;
+  }
+  std::size_t next(std::size_t i) const { return skip(i + 1); }
+
+  // ---- positions and diagnostics -------------------------------------------
+  position pos(std::size_t offset) const {
+    auto it = std::upper_bound(line_starts_.begin(), line_starts_.end(), offset);
+    auto line = static_cast<unsigned>(it - line_starts_.begin());
+    return {line, static_cast<unsigned>(offset - line_starts_[line - 1] + 1), offset};
+  }
+  // Errors are kept in source order (an error inside a list is found
+  // before the list's own error at its '@'); equal offsets keep their order.
+  static void add(std::vector<diagnostic>& to, diagnostic d) {
+    auto it = std::upper_bound(to.begin(), to.end(), d.at.offset,
+                               [](std::size_t offset, const diagnostic& e) { return offset < e.at.offset; });
+    to.insert(it, std::move(d));
+  }
+  void error(std::size_t at, std::string message) { add(sink_ ? *sink_ : out_.errors, {pos(at), std::move(message)}); }
+
+  // ---- tokens --------------------------------------------------------------
+  // The end of a user-defined literal suffix after a literal ending at i.
+  // Like Clang, a suffix not starting with '_' (or a non-ASCII byte) is read
+  // as a separate identifier, so "a"R"(x)" is a string and a raw string.
+  std::size_t suffix(std::size_t i) const {
+    if (ch(i) == '_' || ch(i) >= 0x80) {
+      while (is_ident_char(ch(i))) i = next(i);
+    }
+    return i;
+  }
+
+  // A string or character literal opening at q; ends at its closing quote,
+  // or (unterminated, as Clang recovers) before the line break or at the end.
+  std::size_t quoted(std::size_t q) const {
+    int quote = ch(q);
+    std::size_t k = next(q);
+    while (k < n_) {
+      int c = ch(k);
+      if (c == quote) return suffix(next(k));
+      if (is_newline(c)) return k;
+      if (c == '\\') {
+        k = next(k);
+        if (k >= n_ || is_newline(ch(k))) continue;
+      }
+      k = next(k);
+    }
+    return n_;
+  }
+
+  // A raw string whose '"' is at q. The delimiter and the body are read
+  // byte by byte: splices are reverted inside raw strings.
+  std::size_t raw(std::size_t q) const {
+    std::size_t d = q + 1;
+    while (d < n_ && d - (q + 1) < 16 && is_delimiter_char(ch(d))) ++d;
+    if (ch(d) != '(') {
+      // Not a raw string after all; like Clang, resume after the next '"'.
+      std::size_t close = src_.find('"', q + 1);
+      return close == std::string_view::npos ? n_ : skip(close + 1);
+    }
+    std::string closing = ")";
+    closing.append(src_.substr(q + 1, d - (q + 1)));
+    closing.push_back('"');
+    std::size_t close = src_.find(closing, d + 1);
+    return close == std::string_view::npos ? n_ : suffix(skip(close + closing.size()));
+  }
+
+  // Reads an identifier at i into `text`; returns its end.
+  std::size_t identifier(std::size_t i, std::string* text = nullptr,
+                         std::vector<std::size_t>* at = nullptr) const {
+    while (is_ident_char(ch(i))) {
+      if (text) text->push_back(src_[i]);
+      if (at) at->push_back(i);
+      i = next(i);
+    }
+    return i;
+  }
+
+  token lex(std::size_t i) const {
+    int c = ch(i);
+    if (is_newline(c)) return {tok::newline, i, next(i)};
+    if (is_blank(c)) return {tok::blank, i, next(i)};
+    if (c == '/') {
+      std::size_t j = next(i);
+      if (ch(j) == '/') {
+        std::size_t k = next(j);
+        while (k < n_ && !is_newline(ch(k))) k = next(k);
+        return {tok::comment, i, k};
+      }
+      if (ch(j) == '*') {
+        std::size_t k = next(j);
+        while (k < n_) {
+          if (ch(k) == '*') {
+            std::size_t m = next(k);
+            if (ch(m) == '/') return {tok::comment, i, next(m)};
+            k = m;
+          } else {
+            k = next(k);
+          }
+        }
+        return {tok::comment, i, n_};
+      }
+      return {tok::punct, i, j};
+    }
+    if (c == '"' || c == '\'') return {tok::literal, i, quoted(i)};
+    if (is_ident_start(c)) {
+      std::string id;
+      std::size_t k = identifier(i, &id);
+      if (ch(k) == '"' && (id == "R" || id == "u8R" || id == "uR" || id == "UR" || id == "LR"))
+        return {tok::literal, i, raw(k)};
+      return {tok::identifier, i, k};
+    }
+    if (is_digit(c) || (c == '.' && is_digit(ch(next(i))))) {
+      // A pp-number: digits, identifier characters, '.', e+ e- p+ p- (and
+      // upper case), and ' followed by a digit or identifier character.
+      std::size_t k = next(i);
+      for (;;) {
+        int d = ch(k);
+        if (d == 'e' || d == 'E' || d == 'p' || d == 'P') {
+          std::size_t m = next(k);
+          k = (ch(m) == '+' || ch(m) == '-') ? next(m) : m;
+        } else if (is_ident_char(d) || d == '.') {
+          k = next(k);
+        } else if (d == '\'' && is_ident_char(ch(next(k)))) {
+          k = next(next(k));
+        } else {
+          break;
+        }
+      }
+      return {tok::number, i, k};
+    }
+    if (c == '@') return {tok::at, i, next(i)};
+    return {tok::punct, i, next(i)};
+  }
+
+  // ---- the code scan ---------------------------------------------------------
+  // Scans one token (or one marker, or a directive's introducer) at i.
+  std::size_t step(std::size_t i) {
+    token t = lex(i);
+    switch (t.kind) {
+      case tok::newline:
+        line_start_ = true;
+        in_directive_ = false;
+        glue_ = false;
+        return t.end;
+      case tok::blank:
+      case tok::comment:
+        glue_ = false;
+        return t.end;
+      case tok::literal:
+      case tok::identifier:
+      case tok::number:
+        line_start_ = false;
+        glue_ = true;
+        return t.end;
+      case tok::at:
+        line_start_ = false;
+        return marker_at(i, glue_, nullptr);
+      case tok::punct:
+        glue_ = false;
+        if (ch(i) == '#' && line_start_) {
+          line_start_ = false;
+          in_directive_ = true;
+          return directive(t.end);
+        }
+        line_start_ = false;
+        return t.end;
+    }
+    return t.end;
+  }
+
+  // After the '#' of a directive: header names of #include-like directives
+  // and the message of #error/#warning are not code.
+  std::size_t directive(std::size_t i) {
+    i = skip_blanks(i, nullptr);
+    std::string id;
+    std::size_t k = identifier(i, &id);
+    if (id == "error" || id == "warning") {
+      while (k < n_ && !is_newline(ch(k))) k = next(k);
+      return k;
+    }
+    if (id != "include" && id != "include_next" && id != "import" && id != "embed") return i;
+    std::size_t h = skip_blanks(k, nullptr);
+    if (ch(h) != '<' && ch(h) != '"') return k;
+    int close = ch(h) == '<' ? '>' : '"';
+    std::size_t e = next(h);
+    while (e < n_ && ch(e) != close && !is_newline(ch(e))) e = next(e);
+    return e < n_ && ch(e) == close ? next(e) : e;
+  }
+
+  // Skips blanks, line breaks (not the one that ends a directive) and
+  // comments; records blanks for @dowork's ')'. `prev`: the character before
+  // i if it is a one-character token, else 0.
+  std::size_t skip_blanks(std::size_t i, std::vector<blank_spot>* spots, int prev = 0) const {
+    while (i < n_) {
+      token t = lex(i);
+      if (t.kind == tok::blank) {
+        if (spots && (ch(i) == ' ' || ch(i) == '\t')) spots->push_back({i, prev});
+      } else if (t.kind == tok::newline) {
+        if (in_directive_) return i;
+      } else if (t.kind != tok::comment) {
+        return i;
+      }
+      prev = t.kind == tok::comment ? 0 : ch(i);
+      i = t.end;
+    }
+    return i;
+  }
+
+  struct list_end {
+    std::size_t close;  // the closing ')'; the list's text ends just after it
+  };
+
+  // A balanced list whose '(' is at open; `what` names it in messages
+  // ("clause list of @dowork"). Markers inside are errors.
+  std::optional<list_end> balanced(std::size_t open, std::size_t at, const std::string& what,
+                                   std::vector<blank_spot>* spots) {
+    std::vector<diagnostic> inner;
+    std::vector<diagnostic>* outer_sink = sink_;
+    std::string stack(1, '(');
+    std::size_t k = next(open);
+    int prev = '(';
+    bool glue = false;
+    for (;;) {
+      if (k >= n_ || (in_directive_ && is_newline(ch(k)))) {
+        sink_ = outer_sink;
+        error(at, "unterminated " + what + ": missing '" + closer_of(stack.back()) + "'");
+        return std::nullopt;
+      }
+      token t = lex(k);
+      int c = ch(k);
+      if (t.kind == tok::punct && is_open(c)) {
+        stack.push_back(static_cast<char>(c));
+      } else if (t.kind == tok::punct && is_close(c)) {
+        if (closer_of(stack.back()) != c) {
+          sink_ = outer_sink;
+          error(at, "unbalanced " + what + ": '" + static_cast<char>(c) + "' does not match '" + stack.back() + "'");
+          return std::nullopt;
+        }
+        stack.pop_back();
+        if (stack.empty()) {
+          sink_ = outer_sink;
+          for (auto& d : inner) add(sink_ ? *sink_ : out_.errors, std::move(d));
+          return list_end{k};
+        }
+      } else if (t.kind == tok::blank && spots && (c == ' ' || c == '\t')) {
+        spots->push_back({k, prev});
+      } else if (t.kind == tok::at) {
+        bool saved_glue = glue_;
+        sink_ = &inner;
+        t.end = marker_at(k, glue, &what);
+        sink_ = outer_sink;
+        glue_ = saved_glue;
+      }
+      glue = t.kind == tok::identifier || t.kind == tok::number || t.kind == tok::literal;
+      prev = (t.kind == tok::blank || t.kind == tok::newline || t.kind == tok::punct) ? c : 0;
+      k = t.end;
+    }
+  }
+
+  void overwrite(const std::vector<std::size_t>& at, std::string_view with) {
+    for (std::size_t j = 0; j < with.size(); ++j) out_.text[at[j]] = with[j];
+  }
+
+  // At an '@' (at). `glued`: the character before it ends an identifier,
+  // number or literal. `inside`: the list this '@' is in, if any. Returns
+  // where the scan goes on.
+  std::size_t marker_at(std::size_t at, bool glued, const std::string* inside) {
+    std::size_t j = next(at);
+    if (!is_ident_start(ch(j))) {
+      error(at, "stray '@'");
+      glue_ = false;
+      return j;
+    }
+    std::string id;
+    std::vector<std::size_t> letters{at};  // logical positions of "@name"
+    std::size_t k = identifier(j, &id, &letters);
+    std::size_t name_end = letters.back() + 1;  // (k may lie after a splice)
+    glue_ = true;
+    auto kind = marker_named(id);
+    if (!kind) {
+      error(at, "unknown marker '@" + id + "'");
+      return k;
+    }
+    if (inside) {
+      error(at, "'@" + id + "' cannot appear inside the " + *inside);
+      return k;
+    }
+    if (glued) {
+      error(at, "'@" + id + "' is glued to the token before it: put a space before '@'");
+      return k;
+    }
+    switch (*kind) {
+      case marker_kind::task:
+        overwrite(letters, "_TCTK");
+        out_.markers.push_back({*kind, pos(at), {}, pos(name_end), pos(name_end)});
+        return k;
+      case marker_kind::wind:
+      case marker_kind::shared:
+        return wind_or_shared(*kind, at, letters, k);
+      case marker_kind::dowork:
+        return dowork(at, letters, name_end, k);
+    }
+    return k;
+  }
+
+  std::size_t wind_or_shared(marker_kind kind, std::size_t at, const std::vector<std::size_t>& letters,
+                             std::size_t k) {
+    bool wind = kind == marker_kind::wind;
+    std::size_t open = skip_blanks(k, nullptr);
+    if (ch(open) != '(') {
+      error(at, wind ? "@wind needs (before, after)" : "@shared needs (min) or (max)");
+      return k;
+    }
+    std::string what = wind ? "argument list of @wind" : "argument list of @shared";
+    auto list = balanced(open, at, what, nullptr);
+    if (!list) return k;
+    overwrite(letters, wind ? "_TCWD" : "_TCSHRD");
+    std::size_t from = open + 1;
+    out_.markers.push_back(
+        {kind, pos(at), std::string(src_.substr(from, list->close - from)), pos(from), pos(list->close + 1)});
+    glue_ = false;
+    return next(list->close);
+  }
+
+  // @dowork: clauses are `name(...)` items separated by blanks or commas,
+  // up to the first thing that is not one (the statement).
+  std::size_t dowork(std::size_t at, const std::vector<std::size_t>& letters, std::size_t name_end,
+                     std::size_t k) {
+    std::vector<blank_spot> spots;
+    std::size_t first = n_, last = n_;  // the clause text: [first, last), last just after a ',' or ')'
+    std::size_t p = skip_blanks(k, &spots);
+    const std::string what = "clause list of @dowork";
+    for (;;) {
+      if (ch(p) == ',' && first != n_) {
+        last = p + 1;
+        p = skip_blanks(next(p), &spots, ',');
+        continue;
+      }
+      if (!is_ident_start(ch(p))) break;
+      std::string id;
+      std::size_t q = identifier(p, &id);
+      if (is_statement_keyword(id)) break;
+      std::size_t open = skip_blanks(q, &spots);
+      if (ch(open) != '(') break;
+      auto list = balanced(open, at, what, &spots);
+      if (!list) return k;
+      if (first == n_) first = p;
+      last = list->close + 1;
+      p = skip_blanks(next(list->close), &spots, ')');
+    }
+    if (first == n_) {  // no clauses: "@dowork" -> "_TCDW()"
+      overwrite(letters, "_TCDW()");
+      out_.markers.push_back({marker_kind::dowork, pos(at), {}, pos(name_end), pos(name_end)});
+      return k;
+    }
+    std::string_view before = src_.substr(at, last - at);
+    std::size_t end = last;
+    if (before.find_first_of("\r\n") == std::string_view::npos) {
+      // One line: "_TCDW(" + blanks and clauses one column left + ")".
+      std::string& t = out_.text;
+      t.replace(at, 6, "_TCDW(");
+      for (std::size_t x = at + 6; x + 1 < last; ++x) t[x] = src_[x + 1];
+      t[last - 1] = ')';
+    } else if (auto slot = blank_after(skip(last))) {
+      overwrite(letters, "_TCDW( ");
+      out_.text[*slot] = ')';
+      end = *slot + 1;
+    } else if (auto gap = blank_on_last_line(last, spots)) {
+      overwrite(letters, "_TCDW( ");
+      std::string& t = out_.text;
+      for (std::size_t x = *gap; x + 1 < last; ++x) t[x] = src_[x + 1];
+      t[last - 1] = ')';
+    } else {
+      error(at,
+            "cannot rewrite @dowork in place: its clause list spans lines and leaves no blank for its ')'; "
+            "indent the statement or the clause list's last line");
+      return k;
+    }
+    out_.markers.push_back({marker_kind::dowork, pos(at), std::string(src_.substr(first, last - first)),
+                            pos(first), pos(end)});
+    glue_ = false;
+    return skip(last);
+  }
+
+  // The first space or tab between the clause list (ending at i) and the
+  // statement, not beyond the end of a directive.
+  std::optional<std::size_t> blank_after(std::size_t i) const {
+    while (i < n_) {
+      int c = ch(i);
+      if (c == ' ' || c == '\t') return i;
+      if (!is_space(c) || (in_directive_ && is_newline(c))) break;
+      i = next(i);
+    }
+    return std::nullopt;
+  }
+
+  // The last blank of the clause list's last line that can be deleted
+  // without joining two tokens.
+  std::optional<std::size_t> blank_on_last_line(std::size_t last, const std::vector<blank_spot>& spots) const {
+    std::size_t line = line_starts_[pos(last - 1).line - 1];
+    for (auto it = spots.rbegin(); it != spots.rend(); ++it) {
+      if (it->pos >= last || it->pos < line) continue;
+      if (blank_may_go_next_to(it->prev) || blank_may_go_next_to(ch(next(it->pos)))) return it->pos;
+    }
+    return std::nullopt;
+  }
+};
+
+}  // namespace
+
+result run(std::string_view source) { return scanner(source).run(); }
+
+}  // namespace tascell::prelex

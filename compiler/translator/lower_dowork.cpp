@@ -1,0 +1,294 @@
+// @dowork { parts } and @dowork for: capture analysis and lowering onto
+// tascell::dowork / tascell::dowork_for.
+#include <map>
+#include <set>
+
+#include "captures.hpp"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "lower.hpp"
+
+namespace tascell::translator {
+namespace {
+
+using clang::VarDecl;
+
+// One clause of a piece and the parameter its body receives.
+struct piece_clause {
+  std::string clause, param;
+};
+
+bool is_pointer(const VarDecl* v) { return v->getType().getNonReferenceType()->isPointerType(); }
+
+const array_section* find_section(const std::vector<array_section>& v, const std::string& name) {
+  for (const auto& s : v)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+std::string clause_list_text(const std::vector<piece_clause>& cs) {
+  std::string out;
+  for (const auto& c : cs) out += c.clause + ", ";
+  return out;
+}
+
+std::string param_list_text(const std::vector<piece_clause>& cs) {
+  std::string out;
+  for (const auto& c : cs) out += ", " + c.param;
+  return out;
+}
+
+// The options argument: if(...) and priority(...).
+std::string options_text(const clause_list& cl) {
+  if (!cl.priority.empty()) {
+    std::string s = "tascell::priority([&] { return static_cast<std::int64_t>(" + cl.priority + "); }";
+    if (!cl.condition.empty()) s += ", static_cast<bool>(" + cl.condition + ")";
+    return s + "), ";
+  }
+  if (!cl.condition.empty()) return "tascell::when(static_cast<bool>(" + cl.condition + ")), ";
+  return "";
+}
+
+// A variable used by a piece that may run on another worker: how it travels.
+// Returns false (after an error) when it cannot.
+bool travel(lowering& l, const captured_var& u, const clause_list& cl, bool written,
+            std::vector<piece_clause>& out, const char* where) {
+  const VarDecl* v = u.var;
+  std::string name = v->getNameAsString();
+  std::string type = l.value_type(v);
+  for (const auto& r : cl.reductions)
+    if (r.var == name) {
+      out.push_back({"tascell::reduce<" + reduction_op_type(r.op) + ">(" + name + ")", type + "& " + name});
+      return true;
+    }
+  if (is_pointer(v)) {
+    if (const auto* s = find_section(cl.copies, name)) {
+      out.push_back({"tascell::copy(" + name + ", " + s->lo + ", " + s->len + ")", type + " " + name});
+      return true;
+    }
+    if (const auto* s = find_section(cl.copyouts, name)) {
+      out.push_back({"tascell::copyout(" + name + ", " + s->lo + ", " + s->len + ")", type + " " + name});
+      return true;
+    }
+    if (find_section(cl.shareds, name)) {
+      out.push_back({"tascell::shared(" + name + ")", type + " " + name});
+      return true;
+    }
+    l.diag.error(l.src.pos(u.first_use->getBeginLoc()),
+                 "pointer '" + name + "' is used " + where + " without a clause saying what it points to: " +
+                     "add copy(" + name + "[lo:len]), copyout(" + name + "[lo:len]) or shared(" + name + ")");
+    return false;
+  }
+  if (written) {
+    out.push_back({"tascell::out(" + name + ")", type + "& " + name});
+    return true;
+  }
+  out.push_back({"tascell::in(" + name + ")", "const " + type + "& " + name});
+  return true;
+}
+
+void report_exits(lowering& l, const clang::Stmt* s, const char* what, bool allow_continue) {
+  exits x = find_exits(s);
+  for (auto* r : x.returns) l.diag.error(l.src.pos(r->getBeginLoc()), std::string("return out of ") + what);
+  for (auto* g : x.gotos) l.diag.error(l.src.pos(g->getBeginLoc()), std::string("goto out of ") + what);
+  for (auto* b : x.breaks) l.diag.error(l.src.pos(b->getBeginLoc()), std::string("break out of ") + what);
+  if (!allow_continue)
+    for (auto* c : x.continues) l.diag.error(l.src.pos(c->getBeginLoc()), std::string("continue out of ") + what);
+}
+
+// ------------------------------------------------------------------ parts ---
+
+void lower_parts(lowering& l, const dowork_site& d, const clang::CompoundStmt* body, const clause_list& cl) {
+  std::vector<const clang::Stmt*> parts(body->body_begin(), body->body_end());
+  std::vector<std::vector<captured_var>> uses;
+  for (const auto* p : parts) uses.push_back(free_variables(p, l.src.ast()));
+  std::set<std::string> reductions;
+  for (const auto& r : cl.reductions) reductions.insert(r.var);
+
+  // Races: a variable one part writes must not be used by another part
+  // (reductions excepted: each piece has its own copy).
+  std::map<const VarDecl*, std::vector<std::pair<std::size_t, const captured_var*>>> by_var;
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    for (const auto& u : uses[i]) by_var[u.var].push_back({i, &u});
+  bool ok = true;
+  for (auto& [v, list] : by_var) {
+    if (list.size() < 2 || reductions.count(v->getNameAsString())) continue;
+    const captured_var* writer = nullptr;
+    for (auto& [i, u] : list)
+      if (u->write && !is_pointer(v)) writer = u;
+    if (!writer) continue;
+    ok = false;
+    l.diag.error(l.src.pos(writer->write->getBeginLoc()),
+                 "data race: '" + v->getNameAsString() + "' is written by one part of @dowork and used by another");
+    for (auto& [i, u] : list)
+      if (u != writer) l.diag.note(l.src.pos(u->first_use->getBeginLoc()), "also used by this part");
+  }
+  for (std::size_t i = 0; i < parts.size(); ++i) report_exits(l, parts[i], "a part of @dowork", false);
+  for (std::size_t i = 1; i < parts.size(); ++i)
+    if (uses_this(parts[i]))
+      l.diag.error(l.src.pos(parts[i]->getBeginLoc()),
+                   "a part of @dowork after the first uses 'this': member @task functions are not lowered yet");
+
+  l.erase_marker(d.marker, d.depth);
+  if (l.serial || !ok || parts.empty()) return;
+
+  std::string head = std::string("tascell::dowork(") + ctx_name + ", " + options_text(cl);
+  l.edits.replace(l.src.offset(body->getLBracLoc()), 1, head, d.depth);
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    std::size_t b = l.src.offset(parts[i]->getBeginLoc()), e = l.src.end_of_stmt(parts[i]);
+    std::string open, close;
+    if (i == 0) {
+      // Part 0 is always run by the owner: it may use the frame directly.
+      open = std::string("[&]([[maybe_unused]] tascell::ctx ") + ctx_name + ") { ";
+      close = " }";
+    } else {
+      std::vector<piece_clause> cs;
+      for (const auto& u : uses[i]) {
+        bool written = u.write != nullptr;
+        if (!travel(l, u, cl, written, cs, "by a part of @dowork")) return;
+      }
+      open = "tascell::part(" + clause_list_text(cs) + "[]([[maybe_unused]] tascell::ctx " + ctx_name +
+             param_list_text(cs) + ") { ";
+      close = " })";
+    }
+    if (i + 1 < parts.size()) close += ", ";
+    l.edits.insert_open(b, open, d.depth);
+    l.edits.insert_close(e, close, d.depth);
+  }
+  l.edits.replace(l.src.offset(body->getRBracLoc()), 1, ");", d.depth);
+}
+
+// ------------------------------------------------------------------ loops ---
+
+struct canonical_loop {
+  const VarDecl* var = nullptr;
+  std::string first, bound, step, cmp;
+};
+
+bool refers_to(const clang::Expr* e, const VarDecl* v) {
+  const auto* r = llvm::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+  return r && r->getDecl() == v;
+}
+
+bool analyse_loop(lowering& l, const clang::ForStmt* f, canonical_loop& out) {
+  auto fail = [&](clang::SourceLocation at, const std::string& why) {
+    l.diag.error(l.src.pos(at), "@dowork for needs a loop in canonical form: " + why);
+    return false;
+  };
+  const auto* init = llvm::dyn_cast_or_null<clang::DeclStmt>(f->getInit());
+  if (!init || !init->isSingleDecl())
+    return fail(f->getBeginLoc(), "declare one integer induction variable in the init, e.g. for (int i = 0; ...)");
+  const auto* v = llvm::dyn_cast<VarDecl>(init->getSingleDecl());
+  if (!v || !v->getType()->isIntegerType() || !v->getInit())
+    return fail(init->getBeginLoc(), "the induction variable must be an initialised integer");
+  out.var = v;
+  out.first = l.src.text_of(v->getInit()->getSourceRange());
+  const auto* cond = llvm::dyn_cast_or_null<clang::BinaryOperator>(
+      f->getCond() ? f->getCond()->IgnoreParenImpCasts() : nullptr);
+  if (!cond || !refers_to(cond->getLHS(), v))
+    return fail(f->getCond() ? f->getCond()->getBeginLoc() : f->getBeginLoc(),
+                "the condition must be i < e, i <= e, i > e or i >= e");
+  switch (cond->getOpcode()) {
+    case clang::BO_LT: out.cmp = "lt"; break;
+    case clang::BO_LE: out.cmp = "le"; break;
+    case clang::BO_GT: out.cmp = "gt"; break;
+    case clang::BO_GE: out.cmp = "ge"; break;
+    default: return fail(cond->getOperatorLoc(), "the condition must be i < e, i <= e, i > e or i >= e");
+  }
+  out.bound = l.src.text_of(cond->getRHS()->getSourceRange());
+  const clang::Expr* inc = f->getInc();
+  if (const auto* u = llvm::dyn_cast_or_null<clang::UnaryOperator>(inc); u && refers_to(u->getSubExpr(), v)) {
+    out.step = u->isIncrementOp() ? "1" : "-1";
+  } else if (const auto* c = llvm::dyn_cast_or_null<clang::CompoundAssignOperator>(inc);
+             c && refers_to(c->getLHS(), v) &&
+             (c->getOpcode() == clang::BO_AddAssign || c->getOpcode() == clang::BO_SubAssign)) {
+    std::string by = l.src.text_of(c->getRHS()->getSourceRange());
+    out.step = c->getOpcode() == clang::BO_AddAssign ? "(" + by + ")" : "-(" + by + ")";
+  } else {
+    return fail(inc ? inc->getBeginLoc() : f->getRParenLoc(),
+                "the increment must be ++i, i++, --i, i--, i += c or i -= c");
+  }
+  bool up = out.cmp == "lt" || out.cmp == "le";
+  if ((out.step == "1" && !up) || (out.step == "-1" && up))
+    return fail(inc->getBeginLoc(), "the increment goes away from the bound; the loop would never end");
+  return true;
+}
+
+void lower_loop(lowering& l, const dowork_site& d, const clang::ForStmt* f, const clause_list& cl) {
+  canonical_loop loop;
+  if (!analyse_loop(l, f, loop)) return;
+  const clang::Stmt* body = f->getBody();
+  std::vector<piece_clause> cs;
+  bool ok = true;
+  std::set<std::string> used;
+  for (const auto& u : free_variables(body, l.src.ast())) {
+    std::string name = u.var->getNameAsString();
+    used.insert(name);
+    if (u.var == loop.var) {
+      if (u.write) {
+        l.diag.error(l.src.pos(u.write->getBeginLoc()),
+                     "the induction variable '" + name + "' is written inside the body of @dowork for");
+        ok = false;
+      }
+      continue;
+    }
+    bool reduced = false;
+    for (const auto& r : cl.reductions) reduced |= r.var == name;
+    if (u.write && !reduced && !is_pointer(u.var)) {
+      l.diag.error(l.src.pos(u.write->getBeginLoc()),
+                   "'" + name + "' is written in the body of @dowork for: iterations may run in parallel; "
+                   "name it in a reduction clause or declare it inside the loop");
+      ok = false;
+      continue;
+    }
+    if (!travel(l, u, cl, false, cs, "in the body of @dowork for")) ok = false;
+  }
+  for (const auto& r : cl.reductions)
+    if (!used.count(r.var))
+      l.diag.error(r.at, "reduction variable '" + r.var + "' is not used in the loop");
+  if (uses_this(body)) {
+    l.diag.error(l.src.pos(body->getBeginLoc()),
+                 "the body of @dowork for uses 'this': member @task functions are not lowered yet");
+    ok = false;
+  }
+  exits x = find_exits(body);
+  report_exits(l, body, "the body of @dowork for", true);
+  ok = ok && x.returns.empty() && x.gotos.empty() && x.breaks.empty();
+
+  l.erase_marker(d.marker, d.depth);
+  if (l.serial || !ok) return;
+  std::string name = loop.var->getNameAsString();
+  std::string type = l.value_type(loop.var);
+  std::string head = std::string("tascell::dowork_for(") + ctx_name + ", " + options_text(cl) +
+                     "tascell::range::canonical(" + loop.first + ", " + loop.bound + ", " + loop.step +
+                     ", tascell::cmp::" + loop.cmp + "), " + clause_list_text(cs) + "[]([[maybe_unused]] tascell::ctx " +
+                     ctx_name + ", std::int64_t _ti" + param_list_text(cs) + ") { [[maybe_unused]] " + type + " " + name +
+                     " = static_cast<" + type + ">(_ti); ";
+  std::size_t b = l.src.offset(f->getForLoc()), e = l.src.offset(f->getRParenLoc()) + 1;
+  l.edits.replace(b, e - b, head, d.depth);
+  l.edits.insert_close(l.src.end_of_stmt(body), " });", d.depth);
+  // `continue` ends this iteration: a return from the body.
+  for (const auto* c : x.continues) l.edits.replace(l.src.offset(c->getBeginLoc()), 8, "return  ", d.depth + 1);
+}
+
+}  // namespace
+
+void lower_dowork(lowering& l, const dowork_site& d) {
+  int before = l.diag.count();
+  clause_list cl = parse_clauses(d.marker.clauses, d.marker.clauses_at, l.diag);
+  // A wrong clause list would make every later check guess: stop here.
+  if (l.diag.count() > before) return;
+  if (l.serial && (!cl.priority.empty() || !cl.condition.empty())) {
+    // The clauses vanish from the serial program; what they use must not
+    // become unused (and so warned about). sizeof evaluates nothing.
+    std::string keep = "{ ";
+    if (!cl.priority.empty()) keep += "static_cast<void>(sizeof(" + cl.priority + ")); ";
+    if (!cl.condition.empty()) keep += "static_cast<void>(sizeof(" + cl.condition + ")); ";
+    l.edits.insert_open(d.marker.end, keep, d.depth);
+    l.edits.insert_close(l.src.end_of_stmt(d.body), " }", d.depth);
+  }
+  if (const auto* body = llvm::dyn_cast<clang::CompoundStmt>(d.body)) lower_parts(l, d, body, cl);
+  else lower_loop(l, d, llvm::cast<clang::ForStmt>(d.body), cl);
+}
+
+}  // namespace tascell::translator

@@ -1,0 +1,77 @@
+// tascellc: translates one .tcpp file into C++.
+//
+//   tascellc [--serial] [-o out.cpp] input.tcpp [-- clang-flags...]
+//
+// Exit status: 0 translated; 1 the program has errors (printed like a
+// compiler's, at the user's lines); 2 bad command line or unreadable file.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "CLI/CLI.hpp"
+#include "translate.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// <tascell/tascell.hpp>: next to an installed tascellc (bin/../include), or
+// in the source tree this tascellc was built from.
+std::string runtime_include(const char* argv0) {
+  std::error_code ec;
+  fs::path exe = fs::canonical("/proc/self/exe", ec);
+  if (ec) exe = fs::absolute(argv0);
+  fs::path installed = exe.parent_path().parent_path() / "include";
+  if (fs::exists(installed / "tascell" / "tascell.hpp")) return installed.string();
+  return TASCELL_SOURCE_RUNTIME_INCLUDE;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"tascellc: translates annotated C++ (.tcpp) into C++ on the Tascell++ runtime"};
+  std::string input, output;
+  bool serial = false;
+  std::vector<std::string> clang_args;
+  app.add_option("input", input, "the .tcpp file")->required();
+  app.add_option("-o,--output", output, "where to write the C++ (default: standard output)");
+  app.add_flag("--serial", serial, "erase the markers: the sequential program");
+  app.add_option("clang-args", clang_args, "flags for parsing (after --): -I, -D, -std, ...");
+  app.positionals_at_end(false);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : 2;
+  }
+
+  std::ifstream in(input, std::ios::binary);
+  if (!in) {
+    std::cerr << "tascellc: cannot read " << input << "\n";
+    return 2;
+  }
+  std::stringstream buf;
+  buf << in.rdbuf();
+  std::string text = buf.str();
+
+  tascell::translator::options opts;
+  opts.serial = serial;
+  opts.clang_args = clang_args;
+  opts.runtime_include = runtime_include(argv[0]);
+  opts.resource_dir = TASCELL_CLANG_RESOURCE_DIR;
+  auto r = tascell::translator::translate(input, text, opts);
+  std::cerr << r.diagnostics;
+  if (!r.ok) return 1;
+  if (output.empty()) {
+    std::cout << r.output;
+  } else {
+    std::ofstream out(output, std::ios::binary);
+    out << r.output;
+    if (!out) {
+      std::cerr << "tascellc: cannot write " << output << "\n";
+      return 2;
+    }
+  }
+  return 0;
+}

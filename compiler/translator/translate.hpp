@@ -1,0 +1,26 @@
+// The translator's pipeline: pre-lex, parse with Clang, find the constructs,
+// check them, lower them.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tascell::translator {
+
+struct options {
+  bool serial = false;                  // erase the markers: the sequential program
+  std::vector<std::string> clang_args;  // -I, -D, -std, ... for parsing
+  std::string runtime_include;          // where <tascell/tascell.hpp> is
+  std::string resource_dir;             // Clang's builtin headers
+};
+
+struct result {
+  bool ok = false;
+  std::string output;       // the C++ program (when ok)
+  std::string diagnostics;  // our errors, as printed
+};
+
+result translate(const std::string& file, std::string_view original, const options& opts);
+
+}  // namespace tascell::translator

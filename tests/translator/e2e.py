@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""End-to-end test of one .tcpp program.
+
+Builds it three ways: with tascell++ on g++, with tascell++ on clang++-19,
+and the --serial translation with g++ alone (no runtime). Runs the parallel
+builds with 1, 2 and 4 workers; every run must print exactly what the serial
+build prints, and that must contain the known answer.
+
+usage: e2e.py TASCELLXX TASCELLC FILE.tcpp EXPECTED -- ARGS...
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+
+def run(cmd, env=None, timeout=600):
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    if p.returncode != 0:
+        raise SystemExit("FAILED (%d): %s\n%s%s" % (p.returncode, " ".join(cmd), p.stdout, p.stderr))
+    return p
+
+
+def main():
+    tascellxx, tascellc, src, expected = sys.argv[1:5]
+    args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+    flags = ["-O2", "-Wall", "-Wextra", "-Werror"]
+    with tempfile.TemporaryDirectory() as tmp:
+        serial_cpp = os.path.join(tmp, "serial.cpp")
+        run([tascellc, "--serial", src, "-o", serial_cpp])
+        serial = os.path.join(tmp, "serial")
+        run(["g++", "-std=c++20"] + flags + [serial_cpp, "-o", serial])
+        want = run([serial] + args).stdout
+        if expected not in want:
+            raise SystemExit("FAILED: the serial program printed %r, expected it to contain %r" % (want, expected))
+        runs = 0
+        for cxx in ["g++", "clang++-19"]:
+            exe = os.path.join(tmp, "prog-" + cxx)
+            env = dict(os.environ, TASCELL_CXX=cxx)
+            run([tascellxx] + flags + [src, "-o", exe], env=env)
+            for workers in ["1", "2", "4"]:
+                env = dict(os.environ, TASCELL_WORKERS=workers)
+                got = run([exe] + args, env=env).stdout
+                if got != want:
+                    raise SystemExit("FAILED: %s with %s workers printed %r, serial printed %r" % (cxx, workers, got, want))
+                runs += 1
+    print("%s: serial and %d parallel runs agree: %s" % (os.path.basename(src), runs, want.strip()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,26 @@
+#include <tascell/tascell.hpp>
+#line 1 "loops.tcpp"
+// @dowork for: reductions, copy/copyout/shared, continue, steps and
+// downward loops.
+      long sum([[maybe_unused]] tascell::ctx _tc, int n, const long* v) {
+  long s = 0, m = 0;
+                                                     
+  tascell::dowork_for(_tc, tascell::range::canonical(0, n, 1, tascell::cmp::lt), tascell::shared(v), tascell::reduce<tascell::op::plus>(s), tascell::reduce<tascell::op::max>(m), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, const long * v, long& s, long& m) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
+    if (v[i] < 0) return  ;
+    s += v[i];
+    m = v[i] > m ? v[i] : m;
+  } });
+  return s + m;
+}
+
+      void squares([[maybe_unused]] tascell::ctx _tc, int n, int* out) {
+                           
+  tascell::dowork_for(_tc, tascell::range::canonical(n - 1, 0, -(2), tascell::cmp::ge), tascell::copyout(out, 0, n), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, int * out) { [[maybe_unused]] int i = static_cast<int>(_ti); 
+    out[i] = i * i; });
+}
+
+      long count([[maybe_unused]] tascell::ctx _tc, long lo, long hi) {
+  long c = 0;
+                          tascell::dowork_for(_tc, tascell::range::canonical(lo, hi, (3), tascell::cmp::le), tascell::reduce<tascell::op::plus>(c), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, long& c) { [[maybe_unused]] long i = static_cast<long>(_ti);  c += 1; });
+  return c;
+}

@@ -1,0 +1,25 @@
+#include <tascell/tascell.hpp>
+#line 1 "parts.tcpp"
+// @dowork { parts }: inputs, outputs, three parts, if and priority clauses.
+      long fib([[maybe_unused]] tascell::ctx _tc, int n) {
+  if (n < 2) return n;
+  long a = 0, b = 0;
+          tascell::dowork(_tc, 
+    [&]([[maybe_unused]] tascell::ctx _tc) { a = fib(_tc, n - 1); }, 
+    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& n) { b = fib(_tc, n - 2); })
+  );
+  return a + b;
+}
+
+      long three([[maybe_unused]] tascell::ctx _tc, int n, int depth) {
+  long x = 0, y = 0, z = 0;
+                                      tascell::dowork(_tc, tascell::priority([&] { return static_cast<std::int64_t>(-depth); }, static_cast<bool>(n > 10)), 
+    [&]([[maybe_unused]] tascell::ctx _tc) { x = fib(_tc, n); }, 
+    tascell::part(tascell::out(y), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& y, const int& n) { y = fib(_tc, n + 1); }), 
+    tascell::part(tascell::in(n), tascell::out(z), []([[maybe_unused]] tascell::ctx _tc, const int& n, long& z) { {
+      long t = fib(_tc, n + 2);
+      z = t * 2;
+    } })
+  );
+  return x + y + z;
+}

@@ -1,0 +1,36 @@
+namespace tascell {
+inline void cancel() {}
+inline bool cancelled() { return false; }
+}
+template <class T, class U> inline bool tascell_serial_improve_min(T& best, const U& v) {
+  if (v < best) { best = static_cast<T>(v); return true; }
+  return false;
+}
+template <class T, class U> inline bool tascell_serial_improve_max(T& best, const U& v) {
+  if (best < v) { best = static_cast<T>(v); return true; }
+  return false;
+}
+#line 1 "parts.tcpp"
+// @dowork { parts }: inputs, outputs, three parts, if and priority clauses.
+      long fib(int n) {
+  if (n < 2) return n;
+  long a = 0, b = 0;
+          {
+    a = fib(n - 1);
+    b = fib(n - 2);
+  }
+  return a + b;
+}
+
+      long three(int n, int depth) {
+  long x = 0, y = 0, z = 0;
+                                     { static_cast<void>(sizeof(-depth)); static_cast<void>(sizeof(n > 10));  {
+    x = fib(n);
+    y = fib(n + 1);
+    {
+      long t = fib(n + 2);
+      z = t * 2;
+    }
+  } }
+  return x + y + z;
+}

@@ -1,0 +1,19 @@
+#include <tascell/tascell.hpp>
+#line 1 "root.tcpp"
+// Prototypes, void tasks, and root calls from ordinary code.
+      void work([[maybe_unused]] tascell::ctx _tc, int n);
+      int twice([[maybe_unused]] tascell::ctx _tc, int n) { return 2 * n; }
+
+      void work([[maybe_unused]] tascell::ctx _tc, int n) {
+  int a = 0;
+          tascell::dowork(_tc, 
+    [&]([[maybe_unused]] tascell::ctx _tc) { a = twice(_tc, n); }, 
+    tascell::part(tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, const int& n) { work(_tc, n - 1); })
+  );
+  (void)a;
+}
+
+int run(int n) {
+  tascell::root([&](tascell::ctx _tc) { return work(_tc, n); });
+  return tascell::root([&](tascell::ctx _tc) { return twice(_tc, n); }) + 1;
+}

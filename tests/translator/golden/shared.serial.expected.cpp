@@ -1,0 +1,32 @@
+namespace tascell {
+inline void cancel() {}
+inline bool cancelled() { return false; }
+}
+template <class T, class U> inline bool tascell_serial_improve_min(T& best, const U& v) {
+  if (v < best) { best = static_cast<T>(v); return true; }
+  return false;
+}
+template <class T, class U> inline bool tascell_serial_improve_max(T& best, const U& v) {
+  if (best < v) { best = static_cast<T>(v); return true; }
+  return false;
+}
+#line 1 "shared.tcpp"
+// @shared incumbents, improve, cancel and cancelled.
+#include <climits>
+
+             long best = LONG_MAX;
+             double top = 0.0;
+
+      void search(int n, long cost) {
+  if (cost >= best) return;
+  if (n == 0) {
+    tascell_serial_improve_min(best, cost);
+    tascell_serial_improve_max(top, 1.5);
+    return;
+  }
+          for (int i = 1; i <= 3; ++i) {
+    if (tascell::cancelled()) continue;
+    search(n - 1, cost + i);
+    if (cost + i == 4) tascell::cancel();
+  }
+}

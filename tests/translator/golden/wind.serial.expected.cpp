@@ -1,0 +1,25 @@
+namespace tascell {
+inline void cancel() {}
+inline bool cancelled() { return false; }
+}
+template <class T, class U> inline bool tascell_serial_improve_min(T& best, const U& v) {
+  if (v < best) { best = static_cast<T>(v); return true; }
+  return false;
+}
+template <class T, class U> inline bool tascell_serial_improve_max(T& best, const U& v) {
+  if (best < v) { best = static_cast<T>(v); return true; }
+  return false;
+}
+#line 1 "wind.tcpp"
+// @wind inside a loop, with a copied board.
+bool ok(const int* a, int k, int i);
+
+      long place(int n, int k, int* a) {
+  if (k == n) return 1;
+  long s = 0;
+                                      
+  for (int i = 0; i < n; ++i)
+    if (ok(a, k, i))
+      { a[k] = i;  s += place(n, k + 1, a);  a[k] = -1; }
+  return s;
+}
