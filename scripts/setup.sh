@@ -10,8 +10,10 @@ cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/release -j"$(nproc)"
 cmake --install build/release --prefix install >/dev/null
 
-echo "== n-queens 12 on every core (TASCELL_STATS=1 prints what each worker did)"
-TASCELL_STATS=1 build/release/bench/nqueens-tascell 12
-echo "== fib 35, 1 worker then 2"
-TASCELL_WORKERS=1 build/release/bench/fib-tascell 35
-TASCELL_WORKERS=2 build/release/bench/fib-tascell 35
+echo "== lang-examples/nqueens.tcpp, compiled with the installed tascell++, on every core"
+install/bin/tascell++ -O2 lang-examples/nqueens.tcpp -o build/release/nqueens
+TASCELL_STATS=1 build/release/nqueens 12
+echo "== lang-examples/fib.tcpp with 1 worker, then 2"
+install/bin/tascell++ -O2 lang-examples/fib.tcpp -o build/release/fib
+TASCELL_WORKERS=1 build/release/fib 32
+TASCELL_WORKERS=2 build/release/fib 32
