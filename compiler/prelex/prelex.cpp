@@ -41,6 +41,7 @@ bool is_ident_start(int c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c >= 0x80;
 }
 bool is_ident_char(int c) { return is_ident_start(c) || is_digit(c); }
+bool is_ascii_ident_char(int c) { return is_ident_char(c) && c != '$' && c < 0x80; }
 bool is_open(int c) { return c == '(' || c == '[' || c == '{'; }
 bool is_close(int c) { return c == ')' || c == ']' || c == '}'; }
 char closer_of(int open) { return open == '(' ? ')' : open == '[' ? ']' : '}'; }
@@ -244,17 +245,19 @@ class scanner {
       return {tok::identifier, i, k};
     }
     if (is_digit(c) || (c == '.' && is_digit(ch(next(i))))) {
-      // A pp-number: digits, identifier characters, '.', e+ e- p+ p- (and
-      // upper case), and ' followed by a digit or identifier character.
+      // A pp-number: digits, identifier characters but '$', '.', e+ e- E+
+      // E-, and ' followed by an ASCII letter, digit or '_'. Like Clang,
+      // p+ p- P+ P- only in a hexadecimal number (else 1p+2 is 1p + 2).
       std::size_t k = next(i);
+      const bool hex = c == '0' && (ch(k) == 'x' || ch(k) == 'X');
       for (;;) {
         int d = ch(k);
-        if (d == 'e' || d == 'E' || d == 'p' || d == 'P') {
+        if (d == 'e' || d == 'E' || ((d == 'p' || d == 'P') && hex)) {
           std::size_t m = next(k);
           k = (ch(m) == '+' || ch(m) == '-') ? next(m) : m;
-        } else if (is_ident_char(d) || d == '.') {
+        } else if ((is_ident_char(d) && d != '$') || d == '.') {
           k = next(k);
-        } else if (d == '\'' && is_ident_char(ch(next(k)))) {
+        } else if (d == '\'' && is_ascii_ident_char(ch(next(k)))) {
           k = next(next(k));
         } else {
           break;
@@ -397,57 +400,63 @@ class scanner {
 
   // At an '@' (at). `glued`: the character before it ends an identifier,
   // number or literal. `inside`: the list this '@' is in, if any. Returns
-  // where the scan goes on.
+  // where the scan goes on: after the rewritten marker, or, on an error,
+  // just after the '@' (so that what follows is lexed as usual: in "@R"(",
+  // R" starts a raw string, as for Clang).
   std::size_t marker_at(std::size_t at, bool glued, const std::string* inside) {
     std::size_t j = next(at);
+    glue_ = false;
     if (!is_ident_start(ch(j))) {
       error(at, "stray '@'");
-      glue_ = false;
       return j;
     }
     std::string id;
     std::vector<std::size_t> letters{at};  // logical positions of "@name"
     std::size_t k = identifier(j, &id, &letters);
     std::size_t name_end = letters.back() + 1;  // (k may lie after a splice)
-    glue_ = true;
     auto kind = marker_named(id);
     if (!kind) {
       error(at, "unknown marker '@" + id + "'");
-      return k;
+      return j;
     }
     if (inside) {
       error(at, "'@" + id + "' cannot appear inside the " + *inside);
-      return k;
+      return j;
     }
     if (glued) {
       error(at, "'@" + id + "' is glued to the token before it: put a space before '@'");
-      return k;
+      return j;
     }
+    std::optional<std::size_t> end;
     switch (*kind) {
       case marker_kind::task:
         overwrite(letters, "_TCTK");
         out_.markers.push_back({*kind, pos(at), {}, pos(name_end), pos(name_end)});
+        glue_ = true;
         return k;
       case marker_kind::wind:
       case marker_kind::shared:
-        return wind_or_shared(*kind, at, letters, k);
+        end = wind_or_shared(*kind, at, letters, k);
+        break;
       case marker_kind::dowork:
-        return dowork(at, letters, name_end, k);
+        end = dowork(at, letters, name_end, k);
+        break;
     }
-    return k;
+    return end ? *end : j;
   }
 
-  std::size_t wind_or_shared(marker_kind kind, std::size_t at, const std::vector<std::size_t>& letters,
-                             std::size_t k) {
+  // Returns where the scan goes on, or nothing on an error.
+  std::optional<std::size_t> wind_or_shared(marker_kind kind, std::size_t at,
+                                            const std::vector<std::size_t>& letters, std::size_t k) {
     bool wind = kind == marker_kind::wind;
     std::size_t open = skip_blanks(k, nullptr);
     if (ch(open) != '(') {
       error(at, wind ? "@wind needs (before, after)" : "@shared needs (min) or (max)");
-      return k;
+      return std::nullopt;
     }
     std::string what = wind ? "argument list of @wind" : "argument list of @shared";
     auto list = balanced(open, at, what, nullptr);
-    if (!list) return k;
+    if (!list) return std::nullopt;
     overwrite(letters, wind ? "_TCWD" : "_TCSHRD");
     std::size_t from = open + 1;
     out_.markers.push_back(
@@ -458,8 +467,9 @@ class scanner {
 
   // @dowork: clauses are `name(...)` items separated by blanks or commas,
   // up to the first thing that is not one (the statement).
-  std::size_t dowork(std::size_t at, const std::vector<std::size_t>& letters, std::size_t name_end,
-                     std::size_t k) {
+  // Returns where the scan goes on, or nothing on an error.
+  std::optional<std::size_t> dowork(std::size_t at, const std::vector<std::size_t>& letters, std::size_t name_end,
+                                    std::size_t k) {
     std::vector<blank_spot> spots;
     std::size_t first = n_, last = n_;  // the clause text: [first, last), last just after a ',' or ')'
     std::size_t p = skip_blanks(k, &spots);
@@ -477,7 +487,7 @@ class scanner {
       std::size_t open = skip_blanks(q, &spots);
       if (ch(open) != '(') break;
       auto list = balanced(open, at, what, &spots);
-      if (!list) return k;
+      if (!list) return std::nullopt;
       if (first == n_) first = p;
       last = list->close + 1;
       p = skip_blanks(next(list->close), &spots, ')');
@@ -485,6 +495,7 @@ class scanner {
     if (first == n_) {  // no clauses: "@dowork" -> "_TCDW()"
       overwrite(letters, "_TCDW()");
       out_.markers.push_back({marker_kind::dowork, pos(at), {}, pos(name_end), pos(name_end)});
+      glue_ = true;
       return k;
     }
     std::string_view before = src_.substr(at, last - at);
@@ -508,7 +519,7 @@ class scanner {
       error(at,
             "cannot rewrite @dowork in place: its clause list spans lines and leaves no blank for its ')'; "
             "indent the statement or the clause list's last line");
-      return k;
+      return std::nullopt;
     }
     out_.markers.push_back({marker_kind::dowork, pos(at), std::string(src_.substr(first, last - first)),
                             pos(first), pos(end)});

@@ -32,8 +32,11 @@ std::set<std::size_t> clang_code_ats(const std::string& buffer) {
     bool end = lexer.LexFromRawLexer(token);
     if (token.is(clang::tok::eof)) break;
     // With no file location, a raw token's location encodes its offset.
+    // A token starting with line splices includes them: "\\\n@" is '@'.
     std::size_t offset = token.getLocation().getRawEncoding();
-    if (token.is(clang::tok::unknown) && token.getLength() == 1 && buffer[offset] == '@') ats.insert(offset);
+    if (token.is(clang::tok::unknown) && buffer[offset + token.getLength() - 1] == '@' &&
+        tascell::prelex::check_detail::squash(std::string_view(buffer).substr(offset, token.getLength())) == "@")
+      ats.insert(offset + token.getLength() - 1);
     if (end) break;
   }
   return ats;

@@ -1,0 +1,33 @@
+# tascell_add_executable(<name> <sources>...)
+#
+# Like add_executable, for programs with .tcpp sources: every .tcpp file is
+# translated by tascellc (at build time, again whenever it changes) into
+# <build>/<name>.tascell/<stem>.cpp, parsed with the target's include
+# directories and compile definitions; other sources are compiled as they
+# are. The target links tascell::runtime. Works in this project's build tree
+# and, through find_package(Tascell), from an installed prefix.
+function(tascell_add_executable name)
+  set(sources)
+  foreach(src IN LISTS ARGN)
+    if(src MATCHES "\\.tcpp$")
+      get_filename_component(abs "${src}" ABSOLUTE)
+      get_filename_component(stem "${src}" NAME_WE)
+      set(out "${CMAKE_CURRENT_BINARY_DIR}/${name}.tascell/${stem}.cpp")
+      set(incs "$<TARGET_PROPERTY:${name},INCLUDE_DIRECTORIES>")
+      set(defs "$<TARGET_PROPERTY:${name},COMPILE_DEFINITIONS>")
+      add_custom_command(
+        OUTPUT "${out}"
+        COMMAND tascell::tascellc "${abs}" -o "${out}" --
+                "$<$<BOOL:${incs}>:-I$<JOIN:${incs},;-I>>"
+                "$<$<BOOL:${defs}>:-D$<JOIN:${defs},;-D>>"
+        DEPENDS "${abs}" tascell::tascellc
+        COMMENT "Translating ${src}"
+        COMMAND_EXPAND_LISTS VERBATIM)
+      list(APPEND sources "${out}")
+    else()
+      list(APPEND sources "${src}")
+    endif()
+  endforeach()
+  add_executable(${name} ${sources})
+  target_link_libraries(${name} PRIVATE tascell::runtime)
+endfunction()
