@@ -17,6 +17,7 @@ function(tascell_add_executable name)
       set(defs "$<TARGET_PROPERTY:${name},COMPILE_DEFINITIONS>")
       add_custom_command(
         OUTPUT "${out}"
+        COMMAND "${CMAKE_COMMAND}" -E make_directory "${CMAKE_CURRENT_BINARY_DIR}/${name}.tascell"
         COMMAND tascell::tascellc "${abs}" -o "${out}" --
                 "$<$<BOOL:${incs}>:-I$<JOIN:${incs},;-I>>"
                 "$<$<BOOL:${defs}>:-D$<JOIN:${defs},;-D>>"

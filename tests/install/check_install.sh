@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The installed package, as a user sees it: install this build into a fresh
+# prefix; build a .tcpp program with find_package(Tascell) and
+# tascell_add_executable(); build one with the installed tascell++; run both.
+# usage: check_install.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
+
+mkdir "$tmp/user"
+cp "$src/lang-examples/fib.tcpp" "$tmp/user/"
+cat > "$tmp/user/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.25)
+project(user CXX)
+set(CMAKE_CXX_STANDARD 20)
+find_package(Tascell REQUIRED)
+tascell_add_executable(fib fib.tcpp)
+CMAKE
+cmake -S "$tmp/user" -B "$tmp/user/build" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
+cmake --build "$tmp/user/build" >/dev/null
+out=$(TASCELL_WORKERS=2 "$tmp/user/build/fib" 25)
+[ "$out" = "fib(25) = 75025" ] || { echo "find_package build printed: $out"; exit 1; }
+
+"$tmp/prefix/bin/tascell++" -O2 "$src/lang-examples/nqueens.tcpp" -o "$tmp/nqueens"
+out=$(TASCELL_WORKERS=2 "$tmp/nqueens" 8)
+[ "$out" = "nqueens(8) = 92" ] || { echo "installed tascell++ build printed: $out"; exit 1; }
+echo "installed package: find_package(Tascell) + tascell_add_executable and tascell++ work"
