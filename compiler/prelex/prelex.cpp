@@ -528,15 +528,35 @@ class scanner {
   }
 
   // The first space or tab between the clause list (ending at i) and the
-  // statement, not beyond the end of a directive.
+  // statement, not beyond the end of a directive, and not in front of a
+  // directive's '#' (")#pragma" is no longer a directive).
   std::optional<std::size_t> blank_after(std::size_t i) const {
+    std::optional<std::size_t> first;  // the first blank on the current line
+    std::optional<std::size_t> found;  // the first blank on an earlier line
     while (i < n_) {
       int c = ch(i);
-      if (c == ' ' || c == '\t') return i;
-      if (!is_space(c) || (in_directive_ && is_newline(c))) break;
+      if (c == ' ' || c == '\t') {
+        if (!first) first = i;
+      } else if (is_newline(c)) {
+        if (in_directive_) break;
+        if (!found) found = first;
+        first.reset();
+      } else if (!is_blank(c)) {
+        break;
+      }
       i = next(i);
     }
+    if (found) return found;
+    // On the statement's line, only if that line does not start a directive.
+    bool directive_next = (ch(i) == '#' || (ch(i) == '%' && ch(next(i)) == ':')) && i < n_;
+    if (first && !directive_next) return first;
+    if (first && directive_next && !saw_line_break(first.value(), i)) return first;
     return std::nullopt;
+  }
+  // Whether there is no line break between a and b (a directive's '#' after
+  // a blank on the clause list's own line is not at a line start anyway).
+  bool saw_line_break(std::size_t a, std::size_t b) const {
+    return src_.substr(a, b - a).find_first_of("\r\n") != std::string_view::npos;
   }
 
   // The last blank of the clause list's last line that can be deleted
