@@ -10,6 +10,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   # the translator: Clang/LLVM 19 LibTooling
   clang-19 libclang-19-dev llvm-19-dev libclang-cpp19-dev
+  # libFuzzer and the sanitizers for clang-19 (compiler/prelex/fuzz.sh)
+  libclang-rt-19-dev
   # the runtime
   libboost-context-dev libopenmpi-dev openmpi-bin libcereal-dev libcli11-dev
   # tests and benchmarks

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <unordered_map>
 #include <utility>
 
 namespace tascell::prelex {
@@ -294,7 +295,8 @@ class scanner {
         return marker_at(i, glue_, nullptr);
       case tok::punct:
         glue_ = false;
-        if (ch(i) == '#' && line_start_) {
+        if (line_start_ && (ch(i) == '#' || (ch(i) == '%' && ch(t.end) == ':'))) {
+          if (ch(i) == '%') t.end = next(t.end);  // the digraph %:
           line_start_ = false;
           in_directive_ = true;
           return directive(t.end);
@@ -346,33 +348,48 @@ class scanner {
   struct list_end {
     std::size_t close;  // the closing ')'; the list's text ends just after it
   };
+  // How a list failed: at the end of the input or directive (found ==
+  // eof_char) or at a closing bracket `found` that does not match `open`.
+  struct failure {
+    int found;
+    char open;
+    bool in_directive;
+  };
+  // Brackets from which a list is known to fail (see balanced()); keeps
+  // many unterminated lists from taking quadratic time.
+  std::unordered_map<std::size_t, failure> failed_;
 
   // A balanced list whose '(' is at open; `what` names it in messages
   // ("clause list of @dowork"). Markers inside are errors.
   std::optional<list_end> balanced(std::size_t open, std::size_t at, const std::string& what,
                                    std::vector<blank_spot>* spots) {
+    if (auto known = failed_.find(open); known != failed_.end() && known->second.in_directive == in_directive_) {
+      fail(at, what, known->second);
+      return std::nullopt;
+    }
     std::vector<diagnostic> inner;
     std::vector<diagnostic>* outer_sink = sink_;
-    std::string stack(1, '(');
+    std::vector<std::pair<char, std::size_t>> stack{{'(', open}};  // open brackets and where
     std::size_t k = next(open);
     int prev = '(';
     bool glue = false;
     for (;;) {
-      if (k >= n_ || (in_directive_ && is_newline(ch(k)))) {
+      const bool end = k >= n_ || (in_directive_ && is_newline(ch(k)));
+      token t = end ? token{tok::punct, k, k} : lex(k);
+      int c = end ? eof_char : ch(k);
+      if (end || (t.kind == tok::punct && is_close(c) && closer_of(stack.back().first) != c)) {
+        // Every bracket still open here fails the same way when a list
+        // starts at it: remember that (a later scan from it would see the
+        // same tokens and the same top of stack).
+        failure f{c, stack.back().first, in_directive_};
+        for (const auto& [bracket, where] : stack) failed_.emplace(where, f);
         sink_ = outer_sink;
-        error(at, "unterminated " + what + ": missing '" + closer_of(stack.back()) + "'");
+        fail(at, what, f);
         return std::nullopt;
       }
-      token t = lex(k);
-      int c = ch(k);
       if (t.kind == tok::punct && is_open(c)) {
-        stack.push_back(static_cast<char>(c));
+        stack.emplace_back(static_cast<char>(c), k);
       } else if (t.kind == tok::punct && is_close(c)) {
-        if (closer_of(stack.back()) != c) {
-          sink_ = outer_sink;
-          error(at, "unbalanced " + what + ": '" + static_cast<char>(c) + "' does not match '" + stack.back() + "'");
-          return std::nullopt;
-        }
         stack.pop_back();
         if (stack.empty()) {
           sink_ = outer_sink;
@@ -391,6 +408,14 @@ class scanner {
       glue = t.kind == tok::identifier || t.kind == tok::number || t.kind == tok::literal;
       prev = (t.kind == tok::blank || t.kind == tok::newline || t.kind == tok::punct) ? c : 0;
       k = t.end;
+    }
+  }
+
+  void fail(std::size_t at, const std::string& what, const failure& f) {
+    if (f.found == eof_char) {
+      error(at, "unterminated " + what + ": missing '" + closer_of(f.open) + "'");
+    } else {
+      error(at, "unbalanced " + what + ": '" + static_cast<char>(f.found) + "' does not match '" + f.open + "'");
     }
   }
 
@@ -529,34 +554,27 @@ class scanner {
 
   // The first space or tab between the clause list (ending at i) and the
   // statement, not beyond the end of a directive, and not in front of a
-  // directive's '#' (")#pragma" is no longer a directive).
+  // directive's '#' (")#pragma" would no longer be a directive).
   std::optional<std::size_t> blank_after(std::size_t i) const {
-    std::optional<std::size_t> first;  // the first blank on the current line
-    std::optional<std::size_t> found;  // the first blank on an earlier line
+    std::optional<std::size_t> first;
+    bool line_break = false;
+    std::size_t line_begin = i;
     while (i < n_) {
       int c = ch(i);
       if (c == ' ' || c == '\t') {
         if (!first) first = i;
       } else if (is_newline(c)) {
         if (in_directive_) break;
-        if (!found) found = first;
-        first.reset();
+        line_break = true;
+        line_begin = i + 1;
       } else if (!is_blank(c)) {
         break;
       }
       i = next(i);
     }
-    if (found) return found;
-    // On the statement's line, only if that line does not start a directive.
-    bool directive_next = (ch(i) == '#' || (ch(i) == '%' && ch(next(i)) == ':')) && i < n_;
-    if (first && !directive_next) return first;
-    if (first && directive_next && !saw_line_break(first.value(), i)) return first;
-    return std::nullopt;
-  }
-  // Whether there is no line break between a and b (a directive's '#' after
-  // a blank on the clause list's own line is not at a line start anyway).
-  bool saw_line_break(std::size_t a, std::size_t b) const {
-    return src_.substr(a, b - a).find_first_of("\r\n") != std::string_view::npos;
+    const bool directive_next = ch(i) == '#' || (ch(i) == '%' && ch(next(i)) == ':');
+    if (first && directive_next && line_break && *first >= line_begin) return std::nullopt;
+    return first;
   }
 
   // The last blank of the clause list's last line that can be deleted

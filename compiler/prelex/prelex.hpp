@@ -23,9 +23,10 @@
 // (its first line would lose a column and its last line gain one), so then
 // "@dowork" becomes "_TCDW( " (the clause text stays in place) and the ")"
 // takes the place of one blank: the first space/tab between the clause list
-// and the statement, or else one blank of the clause list's last line that
-// can go without joining two tokens (that line's rest moves one column
-// left). If there is no such blank, that is an error.
+// and the statement (not in front of a directive's '#'), or else one blank
+// of the clause list's last line that can go without joining two tokens
+// (that line's rest moves one column left). If there is no such blank, that
+// is an error.
 //
 // Markers are found only in code: never in comments, string, character and
 // raw string literals, header names of #include, or the text of #error and

@@ -3,6 +3,7 @@
 // (check.hpp) on every input, plus a randomised property test.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <fstream>
 #include <random>
@@ -281,6 +282,26 @@ TEST(Dowork, UnterminatedClauseList) {
   fails("@dowork if(\")\"", {{"unterminated clause list of @dowork: missing ')'", 1, 1}});
 }
 
+TEST(Lists, ListsInsideFailedListsFailTheSameWay) {
+  fails("@wind(a, @wind(b, (c)", {{"unterminated argument list of @wind: missing ')'", 1, 1},
+                                   {"unterminated argument list of @wind: missing ')'", 1, 10}});
+  fails("@wind(a, @dowork if(b, [c) ]", {{"unbalanced argument list of @wind: ')' does not match '['", 1, 1},
+                                          {"unbalanced clause list of @dowork: ')' does not match '['", 1, 10}});
+  fails("@wind(a, {@shared(b, c}", {{"unbalanced argument list of @wind: '}' does not match '('", 1, 1},
+                                     {"unbalanced argument list of @shared: '}' does not match '('", 1, 11}});
+}
+
+TEST(Lists, ManyUnterminatedListsTakeLinearTime) {
+  std::string source;
+  for (int i = 0; i < 20000; ++i) source += "x = 1; @wind(a, (b) f();\n";
+  auto start = std::chrono::steady_clock::now();
+  result r = prelex(source);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.errors.size(), 20000u);
+  EXPECT_EQ(r.errors.back().message, "unterminated argument list of @wind: missing ')'");
+  EXPECT_LT(seconds, 5.0);  // about 0.05 s; quadratic would take minutes
+}
+
 // ---------------------------------------------------------------- @wind
 
 TEST(Wind, BecomesTCWD) {
@@ -483,6 +504,58 @@ TEST(Preprocessor, MarkersInDirectivesAreRewritten) {
 TEST(Preprocessor, ByteOrderMark) {
   untouched("\xEF\xBB\xBF#include <a@b>\n");
   rewrites("\xEF\xBB\xBF@task", "\xEF\xBB\xBF_TCTK");
+}
+
+// ---------------------------------------------------------------- fuzzing finds
+// Each test below is an input the fuzzers found (see FUZZING.md).
+
+// Oracle (Clang's lexer): after an unknown marker, what follows the '@' is
+// lexed as usual, so "@R"(" starts a raw string, as in Clang.
+TEST(FuzzFinds, UnknownMarkerBeforeARawStringPrefix) {
+  auto r = fails("@R\"\n@", {{"unknown marker '@R'", 1, 1}});
+  EXPECT_EQ(r.text, "@R\"\n@");
+  fails("@R\"x(@task)x\" @task", {{"unknown marker '@R'", 1, 1}});
+  fails("@u8R\"(@)\"", {{"unknown marker '@u8R'", 1, 1}});
+}
+
+// Oracle: a digit separator is ' followed by an ASCII letter, digit or '_'
+// ('$' is not one), and p+ continues a pp-number only in a hexadecimal one.
+TEST(FuzzFinds, DigitSeparatorsAndExponentsAsInClang) {
+  untouched("0'$@");
+  untouched("0$'@'");
+  untouched("1p+a'b @task'");
+  rewrites("0x1p+a'b @task'", "0x1p+a'b _TCTK'");
+  rewrites("1e+a'b @task", "1e+a'b _TCTK");
+}
+
+// Oracle (a bug of the oracle itself, kept as a test): a splice before '@'.
+TEST(FuzzFinds, SpliceBeforeTheAt) {
+  auto r = rewrites("\\\n@task", "\\\n_TCTK");
+  expect_at(r.markers.at(0).at, 2, 1, 2);
+  fails("\\\n@", {{"stray '@'", 2, 1}});
+}
+
+// Invariant (second pass): the ')' of a multi-line clause list must not go
+// into the indentation of a directive: ")#pragma" is no longer a directive.
+TEST(FuzzFinds, ParenthesisNotBeforeADirective) {
+  const char* in =
+      "@dowork reduction(+: s)\n"
+      "        copy(a)\n"
+      "  #pragma unroll\n"
+      "  for (;;) {}";
+  const char* out =
+      "_TCDW(  reduction(+: s)\n"
+      "       copy(a))\n"
+      "  #pragma unroll\n"
+      "  for (;;) {}";
+  rewrites(in, out);
+  fails("@dowork\ro()\r\t#error@", {{"cannot rewrite @dowork in place: its clause list spans lines and leaves no "
+                                     "blank for its ')'; indent the statement or the clause list's last line",
+                                     1, 1}});
+  // A blank on an earlier line is fine.
+  rewrites("@dowork a(x)\n b(y) \n  #pragma x\n{}", "_TCDW(  a(x)\n b(y))\n  #pragma x\n{}");
+  // The digraph %: starts a directive too.
+  untouched("%:include <a@b.h>\n  %: error don't @task\n");
 }
 
 // ---------------------------------------------------------------- the invariant
