@@ -2,7 +2,9 @@
 // user writes without the hidden context (cancel, cancelled, improve).
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/TypeLoc.h"
+#include "llvm/Support/raw_ostream.h"
 #include "collect.hpp"
 #include "lower.hpp"
 
@@ -20,6 +22,55 @@ void lowering::erase_marker(const marker_site& m, int depth) const {
   for (char c : src.text().substr(m.begin, m.end - m.begin)) blank += c == '\n' ? '\n' : ' ';
   edits.replace(m.begin, m.end - m.begin, blank, depth);
 }
+
+namespace {
+
+// GCC inlines a recursive function into itself (unrolling the recursion, as
+// it does for the sequential program) only when it is declared inline, and
+// `inline` must not be added to the user's function: it would change its
+// linkage. So a @task function's definition becomes an internal inline
+// function, `f__tascell_body`, behind the user's external `f`:
+//
+//   long fib(tascell::ctx, int); static inline long fib__tascell_body(ctx _tc, int n) {
+//     ... user's body, on its own lines, calling fib ...
+//   } long fib(tascell::ctx _tc, int _tp0) { return fib__tascell_body(_tc, ...); }
+//
+// The wrapper is inlined into the body, so the body calls itself. Templates,
+// member functions, variadic functions and functions with default arguments
+// are left as they are.
+void inline_body(lowering& l, const clang::FunctionDecl* d) {
+  if (d->isTemplated() || d->isVariadic() || llvm::isa<clang::CXXMethodDecl>(d) || d->isInlineSpecified() ||
+      d->isMain() || !d->getIdentifier())
+    return;
+  for (const clang::ParmVarDecl* p : d->parameters())
+    if (p->hasDefaultArg()) return;  // the external prototype would lose it
+  clang::PrintingPolicy pp(l.src.ast().getLangOpts());
+  pp.SuppressTagKeyword = true;
+  pp.Bool = true;
+  std::string name = d->getNameAsString(), body = name + "__tascell_body";
+  std::string ret = d->getReturnType().getAsString(pp);
+  std::string params = "tascell::ctx " + std::string(ctx_name), args = ctx_name, types = "tascell::ctx";
+  for (unsigned i = 0; i < d->getNumParams(); ++i) {
+    std::string p = "_tp" + std::to_string(i);
+    std::string decl;
+    llvm::raw_string_ostream os(decl);
+    d->getParamDecl(i)->getType().print(os, pp, p);
+    params += ", " + os.str();
+    args += ", static_cast<decltype(" + p + ")&&>(" + p + ")";
+    types += ", " + d->getParamDecl(i)->getType().getAsString(pp);
+  }
+  bool is_static = d->getStorageClass() == clang::SC_Static;
+  std::string linkage = is_static ? "static " : "";
+  // A prototype of the external function, so the body may call it.
+  std::size_t start = l.src.offset(d->getOuterLocStart());
+  l.edits.insert_open(start, linkage + ret + " " + name + "(" + types + "); " + (is_static ? "inline " : "static inline "), 0);
+  std::size_t name_at = l.src.offset(d->getLocation());
+  l.edits.replace(name_at, name.size(), body, 0);
+  std::size_t end = l.src.end_of_token(d->getBodyRBrace());
+  l.edits.insert_close(end, " " + linkage + ret + " " + name + "(" + params + ") { return " + body + "(" + args + "); }", 0);
+}
+
+}  // namespace
 
 // @task long fib(int n) -> long fib([[maybe_unused]] tascell::ctx _tc, int n)
 void lower_task_function(lowering& l, const task_function& f) {
@@ -48,6 +99,7 @@ void lower_task_function(lowering& l, const task_function& f) {
   param.append(ctx_name);
   if (f.decl->getNumParams() > 0) param.append(", ");
   l.edits.insert_open(at, param, 0);
+  if (f.decl->doesThisDeclarationHaveABody()) inline_body(l, f.decl);
 }
 
 void lower_task_call(lowering& l, const task_call& c) {

@@ -1,7 +1,7 @@
 #include <tascell/tascell.hpp>
 #line 1 "parts.tcpp"
 // @dowork { parts }: inputs, outputs, three parts, if and priority clauses.
-      long fib([[maybe_unused]] tascell::ctx _tc, int n) {
+      long fib(tascell::ctx, int); static inline long fib__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
   if (n < 2) return n;
   long a = 0, b = 0;
           tascell::dowork(_tc, 
@@ -9,9 +9,9 @@
     tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& n) { b = fib(_tc, n - 2); })
   );
   return a + b;
-}
+} long fib(tascell::ctx _tc, int _tp0) { return fib__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }
 
-      long three([[maybe_unused]] tascell::ctx _tc, int n, int depth) {
+      long three(tascell::ctx, int, int); static inline long three__tascell_body([[maybe_unused]] tascell::ctx _tc, int n, int depth) {
   long x = 0, y = 0, z = 0;
                                       tascell::dowork(_tc, tascell::priority([&] { return static_cast<std::int64_t>(-depth); }, static_cast<bool>(n > 10)), 
     [&]([[maybe_unused]] tascell::ctx _tc) { x = fib(_tc, n); }, 
@@ -22,4 +22,4 @@
     } })
   );
   return x + y + z;
-}
+} long three(tascell::ctx _tc, int _tp0, int _tp1) { return three__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1)); }

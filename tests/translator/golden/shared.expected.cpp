@@ -6,7 +6,7 @@
              tascell::incumbent<tascell::op::min, long> best = LONG_MAX;
              tascell::incumbent<tascell::op::max, double> top = 0.0;
 
-      void search([[maybe_unused]] tascell::ctx _tc, int n, long cost) {
+      void search(tascell::ctx, int, long); static inline void search__tascell_body([[maybe_unused]] tascell::ctx _tc, int n, long cost) {
   if (cost >= best) return;
   if (n == 0) {
     tascell::improve(best, cost);
@@ -18,4 +18,4 @@
     search(_tc, n - 1, cost + i);
     if (cost + i == 4) tascell::cancel(_tc);
   } });
-}
+} void search(tascell::ctx _tc, int _tp0, long _tp1) { return search__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1)); }

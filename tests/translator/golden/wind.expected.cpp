@@ -3,7 +3,7 @@
 // @wind inside a loop, with a copied board.
 bool ok(const int* a, int k, int i);
 
-      long place([[maybe_unused]] tascell::ctx _tc, int n, int k, int* a) {
+      long place(tascell::ctx, int, int, int *); static inline long place__tascell_body([[maybe_unused]] tascell::ctx _tc, int n, int k, int* a) {
   if (k == n) return 1;
   long s = 0;
                                       
@@ -11,4 +11,4 @@ bool ok(const int* a, int k, int i);
     if (ok(a, k, i))
       tascell::wind(_tc, [&] { a[k] = i; }, [&] {  a[k] = -1; }, [&]([[maybe_unused]] tascell::ctx _tc) {  s += place(_tc, n, k + 1, a); }); });
   return s;
-}
+} long place(tascell::ctx _tc, int _tp0, int _tp1, int *_tp2) { return place__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1), static_cast<decltype(_tp2)&&>(_tp2)); }
