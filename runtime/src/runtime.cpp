@@ -187,7 +187,6 @@ void runtime::run_root(void (*fn)(ctx, void*), void* env) {
     ++epoch_;
   }
   cv_.notify_all();
-  root_running_.store(true, std::memory_order_release);
 
   cpu_set_t caller_affinity;
   bool pinned = false;
@@ -211,7 +210,6 @@ void runtime::run_root(void (*fn)(ctx, void*), void* env) {
   root_done_.store(true, std::memory_order_release);
   finish_root(w);
   while (finished_.load(std::memory_order_acquire) < size()) sched_yield();
-  root_running_.store(false, std::memory_order_release);
   auto end = std::chrono::steady_clock::now();
   if (pinned) pthread_setaffinity_np(pthread_self(), sizeof(caller_affinity), &caller_affinity);
 

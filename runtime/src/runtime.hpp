@@ -25,8 +25,6 @@ class runtime {
 
   void run_root(void (*fn)(ctx, void*), void* env);
 
-  // True while a root call is running (workers look for work).
-  bool in_root() const { return root_running_.load(std::memory_order_acquire); }
   // Set when the root task has finished: searching workers stop.
   bool root_done() const { return root_done_.load(std::memory_order_acquire); }
 
@@ -50,7 +48,6 @@ class runtime {
   std::uint64_t epoch_ = 0;  // incremented at every root call (under m_)
   bool shutdown_ = false;
 
-  std::atomic<bool> root_running_{false};
   std::atomic<bool> root_done_{false};
   // Workers still taking part in the current root call.
   std::atomic<int> participants_{0};

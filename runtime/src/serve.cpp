@@ -79,7 +79,6 @@ void process_alarms(worker_impl* w) {
         a->unwind_owner = true;
       } else if (t->cancel_up.load(std::memory_order_acquire) && !a->stopped) {
         a->cancelled = true;
-        a->canceller = t;
         stop_point(w, a, t);
         a->unwind_owner = true;
         propagate_cancel(w, a->point);

@@ -31,7 +31,6 @@ struct point_aux {
   bool cancelled = false;           // stopped by cancel(): completes normally
   bool unwind_owner = false;        // the owner's running part must stop at its next poll
   std::exception_ptr error;         // the first exception of the @dowork
-  task* canceller = nullptr;        // the piece that called cancel(): keeps running
   bool at_join = false;             // the owner has finished its own part and waits
 };
 
