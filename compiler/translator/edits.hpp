@@ -13,7 +13,7 @@ namespace tascell::translator {
 
 class edit_list {
  public:
-  enum class kind { close = 0, open = 1, replace = 1 };
+  enum class kind { close, open };  // a replacement is ordered like an opening
   void insert_open(std::size_t at, std::string text, int depth) {
     edits_.push_back({at, 0, std::move(text), kind::open, depth});
   }
@@ -24,7 +24,7 @@ class edit_list {
   // lacks are added after it, so the line structure does not change. It is
   // ordered like an opening at `depth`.
   void replace(std::size_t at, std::size_t len, std::string text, int depth) {
-    edits_.push_back({at, len, std::move(text), kind::replace, depth});
+    edits_.push_back({at, len, std::move(text), kind::open, depth});
   }
   std::string apply(std::string_view text) const;
 
