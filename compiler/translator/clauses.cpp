@@ -79,38 +79,6 @@ std::string trim(const std::string& s) {
   return s.substr(a, b - a);
 }
 
-// Splits at top-level commas, keeping each piece's position.
-std::vector<std::pair<std::string, source_pos>> split(const std::string& s, source_pos at) {
-  std::vector<std::pair<std::string, source_pos>> out;
-  std::string cur;
-  source_pos start = at, pos = at;
-  int depth = 0;
-  bool lead = true;
-  for (char c : s) {
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    if (c == ')' || c == ']' || c == '}') --depth;
-    if (c == ',' && depth == 0) {
-      out.emplace_back(trim(cur), start);
-      cur.clear();
-      lead = true;
-    } else {
-      if (lead && !std::isspace(static_cast<unsigned char>(c))) {
-        start = pos;
-        lead = false;
-      }
-      cur += c;
-    }
-    if (c == '\n') {
-      ++pos.line;
-      pos.column = 1;
-    } else {
-      ++pos.column;
-    }
-  }
-  out.emplace_back(trim(cur), start);
-  return out;
-}
-
 bool is_identifier(const std::string& s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
   for (char c : s)
@@ -131,6 +99,55 @@ bool parse_section(const std::string& text, source_pos at, array_section& out) {
 }
 
 }  // namespace
+
+std::vector<std::pair<std::string, source_pos>> split_top_level(const std::string& s, source_pos at) {
+  std::vector<std::pair<std::string, source_pos>> out;
+  std::string cur;
+  source_pos start = at, pos = at;
+  int depth = 0;
+  bool lead = true;
+  char quote = 0;
+  auto advance = [&](char c) {
+    if (c == '\n') {
+      ++pos.line;
+      pos.column = 1;
+    } else {
+      ++pos.column;
+    }
+  };
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (quote) {  // inside a literal: copy up to its closing quote
+      cur += c;
+      if (c == '\\' && i + 1 < s.size()) {
+        advance(c);
+        c = s[++i];
+        cur += c;
+      } else if (c == quote) {
+        quote = 0;
+      }
+      advance(c);
+      continue;
+    }
+    if (c == '"' || c == '\'') quote = c;
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (c == ',' && depth == 0) {
+      out.emplace_back(trim(cur), start);
+      cur.clear();
+      lead = true;
+    } else {
+      if (lead && !std::isspace(static_cast<unsigned char>(c))) {
+        start = pos;
+        lead = false;
+      }
+      cur += c;
+    }
+    advance(c);
+  }
+  out.emplace_back(trim(cur), start);
+  return out;
+}
 
 std::string reduction_op_type(const std::string& op) {
   if (op == "+") return "tascell::op::plus";
@@ -190,7 +207,7 @@ clause_list parse_clauses(const std::string& text, source_pos at, diagnostics& d
           ++vars_at.column;
         }
       }
-      for (auto& [v, vat] : split(body.substr(colon + 1), vars_at)) {
+      for (auto& [v, vat] : split_top_level(body.substr(colon + 1), vars_at)) {
         if (!is_identifier(v)) {
           diag.error(vat, "reduction variable must be a name, not '" + v + "'");
           continue;
@@ -198,7 +215,7 @@ clause_list parse_clauses(const std::string& text, source_pos at, diagnostics& d
         out.reductions.push_back({op, v, vat});
       }
     } else if (name == "copy" || name == "copyout") {
-      for (auto& [v, vat] : split(body, body_at)) {
+      for (auto& [v, vat] : split_top_level(body, body_at)) {
         array_section sec;
         if (!parse_section(v, vat, sec)) {
           diag.error(vat, name + " takes array sections p[lo:len], not '" + v + "'");
@@ -207,7 +224,7 @@ clause_list parse_clauses(const std::string& text, source_pos at, diagnostics& d
         (name == "copy" ? out.copies : out.copyouts).push_back(sec);
       }
     } else if (name == "shared") {
-      for (auto& [v, vat] : split(body, body_at)) {
+      for (auto& [v, vat] : split_top_level(body, body_at)) {
         if (!is_identifier(v)) {
           diag.error(vat, "shared takes pointer names, not '" + v + "'");
           continue;

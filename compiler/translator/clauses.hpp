@@ -31,6 +31,10 @@ struct clause_list {
 // Parses `text`, which starts at `at` in the user's file. Errors go to diag.
 clause_list parse_clauses(const std::string& text, source_pos at, diagnostics& diag);
 
+// Splits text at its top-level commas (not inside brackets or string and
+// character literals); each piece is trimmed and keeps where it starts.
+std::vector<std::pair<std::string, source_pos>> split_top_level(const std::string& text, source_pos at);
+
 // The runtime's name for a reduction operator ("+" -> "tascell::op::plus"),
 // or "" when it is not one.
 std::string reduction_op_type(const std::string& op);

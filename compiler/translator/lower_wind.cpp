@@ -7,41 +7,14 @@
 #include "lower.hpp"
 
 namespace tascell::translator {
-namespace {
-
-// Splits "before, after" at its one top-level comma.
-bool split_two(const std::string& s, std::string& a, std::string& b) {
-  int depth = 0;
-  std::size_t cut = std::string::npos;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c == '"' || c == '\'') {
-      for (++i; i < s.size() && s[i] != c; ++i)
-        if (s[i] == '\\') ++i;
-      continue;
-    }
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    if (c == ')' || c == ']' || c == '}') --depth;
-    if (c == ',' && depth == 0) {
-      if (cut != std::string::npos) return false;
-      cut = i;
-    }
-  }
-  if (cut == std::string::npos) return false;
-  a = s.substr(0, cut);
-  b = s.substr(cut + 1);
-  auto blank = [](const std::string& x) { return x.find_first_not_of(" \t\n") == std::string::npos; };
-  return !blank(a) && !blank(b);
-}
-
-}  // namespace
-
 void lower_wind(lowering& l, const wind_site& w) {
-  std::string before, after;
-  if (!split_two(w.marker.clauses, before, after)) {
+  auto args = split_top_level(w.marker.clauses, w.marker.clauses_at);
+  if (args.size() != 2 || args[0].first.empty() || args[1].first.empty()) {
     l.diag.error(l.marker_pos(w.marker), "@wind needs two expressions: @wind(before, after)");
     return;
   }
+  const std::string& before = args[0].first;
+  const std::string& after = args[1].first;
   exits x = find_exits(w.body);
   bool ok = true;
   for (auto* s : x.returns) l.diag.error(l.src.pos(s->getBeginLoc()), "return inside @wind"), ok = false;

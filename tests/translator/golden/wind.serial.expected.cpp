@@ -20,6 +20,12 @@ bool ok(const int* a, int k, int i);
                                       
   for (int i = 0; i < n; ++i)
     if (ok(a, k, i))
-      { a[k] = i;  s += place(n, k + 1, a);  a[k] = -1; }
+      { a[k] = i;  s += place(n, k + 1, a); a[k] = -1; }
   return s;
+}
+
+// A comma inside a string literal does not split @wind's arguments.
+void note(const char* what, int* a);
+      void noted(int* a) {
+  { note("enter, then", a);  place(1, 0, a); note("leave, now", a); }
 }
