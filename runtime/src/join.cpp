@@ -1,5 +1,6 @@
 // Joins: waiting for the pieces of a @dowork that were given away, without
 // idling (steal back from the thief, take other work), then merging them.
+#include "net/network.hpp"
 #include "runtime.hpp"
 #include "tascell/detail/entry.hpp"
 #include "worker.hpp"
@@ -48,11 +49,16 @@ bool help(worker_impl* w, ctx c, point_aux* a, bool may_unwind) {
   // limit (seen: 100,000 frames). Steal-back needs no bound: a piece stolen
   // back lies inside the awaited piece, deeper in the same tree, so its
   // nesting is bounded by the depth of the task tree.
-  if (w->depth < max_unrelated_nesting) {
-    if (task* u = request(w, c, choose_victim(w), nullptr)) {
-      run_task(w, c, u);
-      return true;
-    }
+  bool may_nest = w->depth < max_unrelated_nesting;
+  task* u = may_nest ? request(w, c, choose_victim(w), nullptr) : nullptr;
+  // A piece another process sent must not wait for a worker that can take
+  // it: that process may be waiting for it, and this worker's wait may
+  // depend on that process. So it is taken at any depth; but only a worker
+  // that may nest counts as hungry, so pieces are asked for rarely here.
+  if (!u && w->rt->net()) u = w->rt->net()->take_work(w, may_nest);
+  if (u) {
+    run_task(w, c, u);
+    return true;
   }
   return false;
 }

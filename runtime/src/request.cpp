@@ -2,10 +2,10 @@
 // running a piece that was received.
 #include <immintrin.h>
 #include <sched.h>
-#include <time.h>
 
 #include <new>
 
+#include "net/network.hpp"
 #include "runtime.hpp"
 #include "tascell/detail/entry.hpp"
 #include "worker.hpp"
@@ -25,9 +25,9 @@ void back_off(unsigned& failures) {
     sched_yield();
   } else {
     // Long droughts (little parallelism left): sleep so an idle worker does
-    // not take the core from a working one.
-    timespec ts{0, failures < 1024 ? 20'000 : 100'000};
-    nanosleep(&ts, nullptr);
+    // not take the core from a working one; work from another process ends
+    // the nap at once.
+    runtime::get().nap(failures < 1024 ? 20 : 100);
   }
 }
 
@@ -87,6 +87,7 @@ void run_task(worker_impl* w, ctx base, task* t) {
   auto* b = ::new (free_of(base)) boundary{t, kind_word(&boundary_kind, base)};
   bool was_busy = w->busy.load(std::memory_order_relaxed);
   w->busy.store(true, std::memory_order_relaxed);
+  w->hungry.store(false, std::memory_order_relaxed);
   activity before = w->act;
   w->set_activity(activity::work);
   ++w->depth;
@@ -101,6 +102,11 @@ void run_task(worker_impl* w, ctx base, task* t) {
   --w->depth;
   w->set_activity(before);
   w->busy.store(was_busy, std::memory_order_relaxed);
+  if (t->from_rank >= 0) {
+    // From another process: the message thread sends the outputs back.
+    w->rt->net()->piece_finished(t);
+    return;
+  }
   // The victim may free t as soon as `done` is set: touch nothing after it.
   auto* victim = static_cast<worker_impl*>(t->victim);
   bool alarm = t->error != nullptr || t->cancel_up.load(std::memory_order_relaxed);

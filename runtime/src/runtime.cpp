@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <new>
+#include <sstream>
 
 #include <chrono>
 #include <cstdio>
@@ -15,6 +16,8 @@
 #include <string>
 #include <thread>
 
+#include "net/network.hpp"
+#include "net/registry.hpp"
 #include "tascell/root.hpp"
 
 namespace tascell::detail {
@@ -61,6 +64,8 @@ runtime& runtime::get() {
 }
 
 runtime::runtime(settings s) : cfg_(std::move(s)) {
+  // MPI first: a bad MPI set-up stops the program before any worker starts.
+  if (net::launched_by_mpi(cfg_)) net_ = std::make_unique<net::network>(*this, cfg_);
   std::uint64_t seed = cfg_.seed ? cfg_.seed
                                  : static_cast<std::uint64_t>(
                                        std::chrono::steady_clock::now().time_since_epoch().count());
@@ -126,6 +131,40 @@ runtime::~runtime() {
     w->~worker_impl();
     munmap(w, region_bytes);
   }
+  net_.reset();  // leaves MPI, with the other processes
+}
+
+int runtime::rank() const { return net_ ? net_->rank() : 0; }
+int runtime::processes() const { return net_ ? net_->size() : 1; }
+
+void runtime::nap(long microseconds) {
+  napping_.fetch_add(1, std::memory_order_seq_cst);
+  {
+    std::unique_lock<std::mutex> g(nap_m_);
+    nap_cv_.wait_for(g, std::chrono::microseconds(microseconds));
+  }
+  napping_.fetch_sub(1, std::memory_order_relaxed);
+}
+
+void runtime::wake_workers() {
+  if (napping_.load(std::memory_order_seq_cst) == 0) return;
+  std::lock_guard<std::mutex> g(nap_m_);
+  nap_cv_.notify_all();
+}
+
+void runtime::seek_work(worker_impl* w) {
+  unsigned failures = 0;
+  while (!root_done()) {
+    if (w->attention.load(std::memory_order_relaxed)) serve_impl(empty_chain(w), false);
+    task* t = request(w, empty_chain(w), choose_victim(w), nullptr);
+    if (!t && net_) t = net_->take_work(w);
+    if (t) {
+      run_task(w, empty_chain(w), t);
+      failures = 0;
+    } else {
+      back_off(failures);
+    }
+  }
 }
 
 void runtime::thread_main(int id) {
@@ -141,16 +180,7 @@ void runtime::thread_main(int id) {
     }
     w->since = std::chrono::steady_clock::now();
     w->act = activity::idle;
-    unsigned failures = 0;
-    while (!root_done()) {
-      if (w->attention.load(std::memory_order_relaxed)) serve_impl(empty_chain(w), false);
-      if (task* t = request(w, empty_chain(w), choose_victim(w), nullptr)) {
-        run_task(w, empty_chain(w), t);
-        failures = 0;
-      } else {
-        back_off(failures);
-      }
-    }
+    seek_work(w);
     finish_root(w);
   }
 }
@@ -169,7 +199,7 @@ void runtime::finish_root(worker_impl* w) {
   finished_.fetch_add(1, std::memory_order_acq_rel);
 }
 
-void runtime::run_root(void (*fn)(ctx, void*), void* env) {
+void runtime::run_root(const root_call& call) {
   if (current_worker)
     throw std::logic_error(
         "tascell: a root call was made from inside a running task (root calls do not nest; call "
@@ -177,11 +207,19 @@ void runtime::run_root(void (*fn)(ctx, void*), void* env) {
   std::lock_guard<std::mutex> root_lock(root_mutex_);
   worker_impl* w = worker(0);
   current_worker = w;
-  for (auto& x : workers_) x->stats = worker_stats{};
+  for (auto& x : workers_) {
+    x->stats = worker_stats{};
+    x->hungry.store(false, std::memory_order_relaxed);
+  }
   root_done_.store(false, std::memory_order_relaxed);
   participants_.store(size(), std::memory_order_relaxed);
   finished_.store(0, std::memory_order_relaxed);
   auto start = std::chrono::steady_clock::now();
+  std::int64_t bytes_before = net_ ? net_->bytes_sent() : 0;
+  if (net_) {
+    net_->take_steal_latencies();
+    net_->begin_root();
+  }
   {
     std::lock_guard<std::mutex> g(m_);
     ++epoch_;
@@ -198,24 +236,75 @@ void runtime::run_root(void (*fn)(ctx, void*), void* env) {
     pinned = pthread_setaffinity_np(pthread_self(), sizeof(set), &set) == 0;
   }
   w->since = start;
-  w->act = activity::work;
-  w->busy.store(true, std::memory_order_relaxed);
+  bool runs_root_task = rank() == 0;
   std::exception_ptr err;
-  try {
-    fn(empty_chain(w), env);
-  } catch (...) {
-    err = std::current_exception();
+  if (runs_root_task) {
+    w->act = activity::work;
+    w->busy.store(true, std::memory_order_relaxed);
+    try {
+      call.fn(empty_chain(w), call.env);
+    } catch (...) {
+      err = std::current_exception();
+    }
+    w->busy.store(false, std::memory_order_relaxed);
+    root_done_.store(true, std::memory_order_release);
+  } else {
+    // Another process runs the root task: work for it until it has finished.
+    w->act = activity::idle;
+    seek_work(w);
   }
-  w->busy.store(false, std::memory_order_relaxed);
-  root_done_.store(true, std::memory_order_release);
   finish_root(w);
   while (finished_.load(std::memory_order_acquire) < size()) sched_yield();
+
+  if (net_) {
+    // [u8 1][result] or [u8 0][exception], from rank 0 to every process.
+    std::string outcome;
+    if (runs_root_task) {
+      std::exception_ptr sent = err;
+      if (!sent && !call.pack)
+        sent = std::make_exception_ptr(std::logic_error(
+            "tascell: the result of a root call must be copyable between processes (see "
+            "LANGUAGE.md, Captures) when the program runs on several processes"));
+      std::ostringstream os;
+      if (!sent) {
+        try {
+          out_archive a(os);
+          call.pack(call.env, a);
+        } catch (...) {
+          sent = std::current_exception();
+        }
+      }
+      outcome = sent ? std::string(1, '\0') + net::pack_exception(sent) : std::string(1, '\1') + os.str();
+      if (!err && sent) err = sent;
+    }
+    std::string got = net_->end_root(std::move(outcome));
+    if (!runs_root_task) {
+      try {
+        if (got[0] == '\1') {
+          std::istringstream is(got.substr(1));
+          in_archive a(is);
+          call.unpack(call.env, a);
+        } else {
+          err = net::unpack_exception(std::string_view(got).substr(1), 0);
+        }
+      } catch (const std::exception& e) {
+        err = std::make_exception_ptr(std::runtime_error(
+            std::string("tascell: cannot decode the result of the root call sent by rank 0: ") + e.what()));
+      }
+    }
+  }
   auto end = std::chrono::steady_clock::now();
   if (pinned) pthread_setaffinity_np(pthread_self(), sizeof(caller_affinity), &caller_affinity);
 
   run_stats r;
   r.seconds = std::chrono::duration<double>(end - start).count();
   for (auto& x : workers_) r.workers.push_back(x->stats);
+  r.rank = rank();
+  r.processes = processes();
+  if (net_) {
+    r.bytes_sent = net_->bytes_sent() - bytes_before;
+    r.remote_steal_ns = net_->take_steal_latencies();
+  }
   {
     std::lock_guard<std::mutex> g(stats_m_);
     last_ = r;
@@ -232,7 +321,9 @@ run_stats runtime::last_stats() {
 
 void runtime::print_stats(const run_stats& r) const {
   auto ms = [](std::int64_t ns) { return static_cast<double>(ns) / 1e6; };
-  std::fprintf(stderr, "tascell stats: root call %.3f s, %d workers\n", r.seconds, size());
+  std::fprintf(stderr, "tascell stats: rank %d of %d: root call %.3f s, %d workers, %lld bytes sent, %zu pieces from other processes\n",
+               r.rank, r.processes, r.seconds, size(), static_cast<long long>(r.bytes_sent),
+               r.remote_steal_ns.size());
   std::fprintf(stderr,
                "%6s %10s %10s %10s %8s %8s %8s %8s %8s %8s %8s\n", "worker", "work_ms", "idle_ms",
                "wait_ms", "req_sent", "refused", "served", "declined", "given", "received",
@@ -250,7 +341,7 @@ void runtime::print_stats(const run_stats& r) const {
   row("total", r.total());
 }
 
-void run_root(void (*fn)(ctx, void*), void* env) { runtime::get().run_root(fn, env); }
+void run_root(const root_call& call) { runtime::get().run_root(call); }
 
 }  // namespace tascell::detail
 
@@ -275,7 +366,7 @@ worker_stats run_stats::total() const {
 
 run_stats last_stats() { return detail::runtime::get().last_stats(); }
 int workers() { return detail::runtime::get().size(); }
-int rank() { return 0; }
-int processes() { return 1; }
+int rank() { return detail::runtime::get().rank(); }
+int processes() { return detail::runtime::get().processes(); }
 
 }  // namespace tascell

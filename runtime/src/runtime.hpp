@@ -10,7 +10,12 @@
 #include <vector>
 
 #include "settings.hpp"
+#include "tascell/root.hpp"
 #include "worker.hpp"
+
+namespace tascell::detail::net {
+class network;
+}
 
 namespace tascell::detail {
 
@@ -23,20 +28,33 @@ class runtime {
   int size() const { return static_cast<int>(workers_.size()); }
   worker_impl* worker(int i) { return workers_[static_cast<std::size_t>(i)]; }
 
-  void run_root(void (*fn)(ctx, void*), void* env);
+  void run_root(const root_call& call);
 
   // Set when the root task has finished: searching workers stop.
   bool root_done() const { return root_done_.load(std::memory_order_acquire); }
+  void mark_root_done() { root_done_.store(true, std::memory_order_release); }
+
+  // The message thread, with several processes; else nullptr.
+  net::network* net() { return net_.get(); }
+  int rank() const;
+  int processes() const;
+
+  // Idle workers nap here; wake_workers() ends their naps (work arrived).
+  void nap(long microseconds);
+  void wake_workers();
 
   run_stats last_stats();
 
  private:
   explicit runtime(settings s);
   void thread_main(int id);
+  // An idle worker looks for work until the root call is over.
+  void seek_work(worker_impl* w);
   void finish_root(worker_impl* w);  // the barrier after the root task
   void print_stats(const run_stats& r) const;
 
   settings cfg_;
+  std::unique_ptr<net::network> net_;  // started before the workers
   // Each worker lives at the start of its own region (chain.hpp).
   std::vector<worker_impl*> workers_;
   std::vector<pthread_t> threads_;
@@ -56,6 +74,10 @@ class runtime {
 
   std::mutex stats_m_;
   run_stats last_;
+
+  std::mutex nap_m_;
+  std::condition_variable nap_cv_;
+  std::atomic<int> napping_{0};
 };
 
 }  // namespace tascell::detail

@@ -8,6 +8,7 @@
 //    it by throwing stop_signal (only where the caller allows unwinding).
 #include <algorithm>
 
+#include "net/network.hpp"
 #include "runtime.hpp"
 #include "tascell/detail/entry.hpp"
 #include "worker.hpp"
@@ -15,7 +16,7 @@
 namespace tascell::detail {
 
 const node_kind boundary_kind{node_type::boundary, sizeof(boundary), nullptr, nullptr, nullptr,
-                              false, "piece", nullptr, nullptr};
+                              false, "piece", nullptr, nullptr, nullptr};
 
 point_aux* find_aux(worker_impl* w, spawn_point* p) {
   for (auto it = w->aux_stack.rbegin(); it != w->aux_stack.rend(); ++it)
@@ -60,6 +61,11 @@ void propagate_cancel(worker_impl* w, spawn_point* p) {
   const node_kind* k = kind_of_word(word);
   if (k->type != node_type::boundary) return;
   task* t = reinterpret_cast<boundary*>(start - k->size)->t;
+  if (t->from_rank >= 0) {
+    // The @dowork lives in another process.
+    if (!t->cancel_up.exchange(true, std::memory_order_acq_rel)) w->rt->net()->piece_cancelled(t);
+    return;
+  }
   // Alarm before attention, both before the piece's `done`.
   t->cancel_up.store(true, std::memory_order_release);
   t->origin->alarm.store(true, std::memory_order_release);
@@ -126,12 +132,15 @@ task* give(worker_impl* w, ctx c, worker_impl* thief) {
   });
   if (!found) return nullptr;  // the wanted piece is not running here (any more)
 
-  // Highest priority; among equals the oldest (walk is newest first).
+  // Highest priority; among equals the oldest (walk is newest first). Work
+  // for another process only from kinds that can travel.
+  bool remote = thief->remote_rank >= 0;
   std::ptrdiff_t best = -1;
   std::int64_t best_prio = 0;
   for (std::size_t i = first_eligible; i < walk.size(); ++i) {
     const chain_entry& e = walk[i];
     if (e.kind->type != node_type::point) continue;
+    if (remote && !e.kind->wire) continue;
     spawn_point* p = e.point();
     if (p->next >= p->end) continue;
     std::int64_t prio = e.kind->priority ? e.kind->priority(p) : 0;

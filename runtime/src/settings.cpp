@@ -62,6 +62,52 @@ settings settings::from_environment() {
                       integer("TASCELL_STACK_MB", 1, 65536, 64, "a stack size in MiB from 1 to 65536")) *
                   (std::size_t{1} << 20);
   s.pin = boolean("TASCELL_PIN", true);
+  if (const char* v = env("TASCELL_MPI")) {
+    std::string_view x(v);
+    if (x == "auto") s.mpi = mpi_use::automatic;
+    else if (x == "0" || x == "off") s.mpi = mpi_use::off;
+    else if (x == "1" || x == "on") s.mpi = mpi_use::on;
+    else refuse("TASCELL_MPI", x, "auto (use MPI when started by mpirun), 1 or 0");
+  }
+  if (const char* v = env("TASCELL_REMOTE_VICTIM")) {
+    std::string_view x(v);
+    if (x == "loaded") s.remote_victim = victim_choice::loaded;
+    else if (x == "random") s.remote_victim = victim_choice::random;
+    else refuse("TASCELL_REMOTE_VICTIM", x,
+                "loaded (the process with the highest load heard of) or random");
+  }
+  if (const char* v = env("TASCELL_MSG_LOOP")) {
+    std::string_view x(v);
+    if (x == "adaptive") s.loop = message_loop::adaptive;
+    else if (x == "seed") s.loop = message_loop::seed;
+    else refuse("TASCELL_MSG_LOOP", x,
+                "adaptive (batches, several sends in flight, adaptive back-off) or seed (one send "
+                "in flight, 20 us sleep)");
+  }
+  if (const char* v = env("TASCELL_INCUMBENT")) {
+    std::string_view x(v);
+    auto param = [&](std::string_view prefix) {
+      std::string_view n = x.substr(prefix.size());
+      int k = 0;
+      auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), k);
+      if (n.empty() || ec != std::errc() || end != n.data() + n.size() || k < 1 || k > 64)
+        refuse("TASCELL_INCUMBENT", x,
+               "broadcast, random:x or lifeline:l with x, l whole numbers from 1 to 64");
+      return k;
+    };
+    if (x == "broadcast") {
+      s.incumbent = spread::broadcast;
+    } else if (x.substr(0, 7) == "random:") {
+      s.incumbent = spread::random;
+      s.incumbent_param = param("random:");
+    } else if (x.substr(0, 9) == "lifeline:") {
+      s.incumbent = spread::lifeline;
+      s.incumbent_param = param("lifeline:");
+    } else {
+      refuse("TASCELL_INCUMBENT", x,
+             "broadcast, random:x or lifeline:l with x, l whole numbers from 1 to 64");
+    }
+  }
   return s;
 }
 

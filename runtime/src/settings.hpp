@@ -8,6 +8,9 @@
 namespace tascell::detail {
 
 enum class victim_choice { loaded, random };
+enum class mpi_use { automatic, off, on };
+enum class message_loop { adaptive, seed };
+enum class spread { broadcast, random, lifeline };
 
 struct settings {
   int workers = 1;                          // TASCELL_WORKERS
@@ -16,6 +19,12 @@ struct settings {
   std::uint64_t seed = 0;                   // TASCELL_SEED (0: from the clock)
   std::size_t stack_bytes = 0;              // TASCELL_STACK_MB
   bool pin = true;                          // TASCELL_PIN
+  // Several processes.
+  mpi_use mpi = mpi_use::automatic;         // TASCELL_MPI
+  victim_choice remote_victim = victim_choice::loaded;  // TASCELL_REMOTE_VICTIM
+  message_loop loop = message_loop::adaptive;           // TASCELL_MSG_LOOP
+  spread incumbent = spread::broadcast;     // TASCELL_INCUMBENT
+  int incumbent_param = 0;                  // x of random:x, l of lifeline:l
 
   // Reads every TASCELL_* variable; throws config_error naming the variable,
   // the value and what is allowed.

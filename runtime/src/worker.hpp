@@ -69,6 +69,12 @@ struct worker_impl : worker {
   task* wanted = nullptr;
   // A hint for victim choice: this worker is running work.
   std::atomic<bool> busy{false};
+  // Found no work in this process at its last try (the message thread asks
+  // another process for work when every worker is hungry).
+  std::atomic<bool> hungry{false};
+  // A proxy of the message thread for a thief in process remote_rank (>= 0),
+  // not a worker thread: it gets no work that must stay in this process.
+  int remote_rank = -1;
 
   // --- owner only ---
   alignas(64) int id = 0;

@@ -46,6 +46,7 @@ struct task;
 namespace detail {
 struct worker;
 struct point_aux;
+struct wire_ops;
 }
 
 enum class node_type : std::uint8_t { point, wind, boundary };
@@ -71,6 +72,8 @@ struct node_kind {
   // --- winds ---
   void (*undo)(void* n);  // run `after`
   void (*redo)(void* n);  // run `before`
+  // --- spawn points whose work can go to another process (wire.hpp) ---
+  const detail::wire_ops* wire;
 };
 
 // The start of every spawn point: work [next, end) of this @dowork has not
@@ -99,6 +102,10 @@ struct task {
   std::atomic<bool> stop{false};         // the victim asks it to stop
   std::atomic<bool> cancel_up{false};    // cancel() was called inside it
   std::atomic<bool> done{false};         // set last by the thief (release)
+  // A piece that came from another process: the victim's rank and its
+  // handle for the piece there; -1 for a piece of this process.
+  std::int32_t from_rank = -1;
+  std::uint64_t from_handle = 0;
   virtual ~task() = default;
 };
 

@@ -20,7 +20,9 @@
 //   ref     what the spawn point keeps so the work can be packed later (put)
 //   stored  what a task carries
 //   target  what a join merges into
-// and the functions between them. Inputs that are small and trivially
+// and the functions between them; and, unless local_only, how the stored
+// values travel between processes: pack_in/unpack_in (what a thief needs)
+// and pack_out/unpack_out (what comes back). Inputs that are small and trivially
 // copyable are kept in the point by value: LANGUAGE.md forbids writing them
 // while the @dowork runs, so the value at the spawn point is the value at the
 // hand-over, and the variable can stay in a register.
@@ -34,6 +36,7 @@
 
 #include "tascell/detail/macros.hpp"
 #include "tascell/reduction.hpp"
+#include "tascell/wire.hpp"
 
 namespace tascell {
 
@@ -63,7 +66,7 @@ template <class C> struct clause_traits;
 
 template <class T> struct clause_traits<in_t<T>> {
   static constexpr bool by_value = std::is_trivially_copyable_v<T> && sizeof(T) <= 16;
-  static constexpr bool local_only = false;
+  static constexpr bool local_only = !portable_v<T>;
   using ref = std::conditional_t<by_value, T, const T*>;
   using stored = T;
   struct target {};
@@ -81,11 +84,15 @@ template <class T> struct clause_traits<in_t<T>> {
   TASCELL_INLINE static target target_of(const in_t<T>&) { return {}; }
   TASCELL_INLINE static target target_of(stored&) { return {}; }
   TASCELL_INLINE static void merge(target, stored&, bool) {}
+  static void pack_in(out_archive& a, stored& s) { save_value(a, s); }
+  static void unpack_in(in_archive& a, stored& s) { load_value(a, s); }
+  static void pack_out(out_archive&, stored&) {}
+  static void unpack_out(in_archive&, stored&) {}
 };
 
 template <class T> struct clause_traits<out_t<T>> {
   static_assert(std::is_default_constructible_v<T>, "out(x): x's type must be default-constructible");
-  static constexpr bool local_only = false;
+  static constexpr bool local_only = !portable_v<T>;
   struct ref {};
   using stored = T;
   using target = T*;
@@ -100,10 +107,14 @@ template <class T> struct clause_traits<out_t<T>> {
   TASCELL_INLINE static void merge(target t, stored& s, bool completed) {
     if (completed) *t = std::move(s);
   }
+  static void pack_in(out_archive&, stored&) {}
+  static void unpack_in(in_archive&, stored&) {}
+  static void pack_out(out_archive& a, stored& s) { save_value(a, s); }
+  static void unpack_out(in_archive& a, stored& s) { load_value(a, s); }
 };
 
 template <class Op, class T> struct clause_traits<reduce_t<Op, T>> {
-  static constexpr bool local_only = false;
+  static constexpr bool local_only = !portable_v<T>;
   struct ref {};
   using stored = T;
   using target = T*;
@@ -116,10 +127,16 @@ template <class Op, class T> struct clause_traits<reduce_t<Op, T>> {
   TASCELL_INLINE static target target_of(stored& s) { return &s; }
   // Every update that completed counts, also from a piece that was stopped.
   TASCELL_INLINE static void merge(target t, stored& s, bool) { *t = Op::template combine<T>(*t, s); }
+  static void pack_in(out_archive&, stored&) {}
+  static void unpack_in(in_archive&, stored& s) { s = Op::template identity<T>(); }
+  static void pack_out(out_archive& a, stored& s) { save_value(a, s); }
+  static void unpack_out(in_archive& a, stored& s) { load_value(a, s); }
 };
 
+// Local only: a piece refers to the owner's clause for the identity and the
+// combining function.
 template <class T, class F> struct clause_traits<reduce_with_t<T, F>> {
-  static constexpr bool local_only = false;
+  static constexpr bool local_only = true;
   struct ref { const reduce_with_t<T, F>* c; };
   struct stored {
     T v{};
@@ -144,10 +161,47 @@ template <class T> struct copy_stored {
   std::int64_t lo = 0, len = 0;
   // p as the body sees it: p[lo, lo+len) is buf.
   T* p() { return buf.data() - lo; }
+
+  static void save_elements(out_archive& a, const std::vector<std::remove_const_t<T>>& v) {
+    using E = std::remove_const_t<T>;
+    a(static_cast<std::uint64_t>(v.size()));
+    if constexpr (std::is_trivially_copyable_v<E>) {
+      a(cereal::binary_data(const_cast<E*>(v.data()), v.size() * sizeof(E)));
+    } else {
+      for (const E& e : v) save_value(a, e);
+    }
+  }
+  // Reads a range written by save_elements; `expected` is its known length,
+  // or -1 when the archive says it.
+  static void load_elements(in_archive& a, std::vector<std::remove_const_t<T>>& v,
+                            std::int64_t expected) {
+    using E = std::remove_const_t<T>;
+    std::uint64_t n = 0;
+    a(n);
+    if (expected >= 0 && n != static_cast<std::uint64_t>(expected))
+      throw cereal::Exception("a copied range has the wrong length");
+    if (n > (std::uint64_t{1} << 40) / (sizeof(E) ? sizeof(E) : 1))
+      throw cereal::Exception("a copied range is impossibly long");
+    v.resize(n);
+    if constexpr (std::is_trivially_copyable_v<E>) {
+      a(cereal::binary_data(v.data(), n * sizeof(E)));
+    } else {
+      for (E& e : v) load_value(a, e);
+    }
+  }
+  void pack_range(out_archive& a) {
+    a(lo);
+    save_elements(a, buf);
+  }
+  void unpack_range(in_archive& a) {
+    a(lo);
+    load_elements(a, buf, -1);
+    len = static_cast<std::int64_t>(buf.size());
+  }
 };
 
 template <class T> struct clause_traits<copy_t<T>> {
-  static constexpr bool local_only = false;
+  static constexpr bool local_only = !portable_v<std::remove_const_t<T>>;
   using ref = copy_ref<T>;
   using stored = copy_stored<T>;
   struct target {};
@@ -163,10 +217,14 @@ template <class T> struct clause_traits<copy_t<T>> {
   TASCELL_INLINE static target target_of(const copy_t<T>&) { return {}; }
   TASCELL_INLINE static target target_of(stored&) { return {}; }
   TASCELL_INLINE static void merge(target, stored&, bool) {}
+  static void pack_in(out_archive& a, stored& s) { s.pack_range(a); }
+  static void unpack_in(in_archive& a, stored& s) { s.unpack_range(a); }
+  static void pack_out(out_archive&, stored&) {}
+  static void unpack_out(in_archive&, stored&) {}
 };
 
 template <class T> struct clause_traits<copyout_t<T>> {
-  static constexpr bool local_only = false;
+  static constexpr bool local_only = !portable_v<std::remove_const_t<T>>;
   using ref = copy_ref<T>;
   using stored = copy_stored<T>;
   using target = T*;
@@ -191,6 +249,14 @@ template <class T> struct clause_traits<copyout_t<T>> {
     if constexpr (std::is_trivially_copyable_v<T>) return std::memcmp(&a, &b, sizeof(T)) == 0;
     else return a == b;
   }
+  static void pack_in(out_archive& a, stored& s) { s.pack_range(a); }
+  static void unpack_in(in_archive& a, stored& s) {
+    s.unpack_range(a);
+    s.orig = s.buf;
+  }
+  // The victim's task already holds the range and its original elements.
+  static void pack_out(out_archive& a, stored& s) { stored::save_elements(a, s.buf); }
+  static void unpack_out(in_archive& a, stored& s) { stored::load_elements(a, s.buf, s.len); }
 };
 
 template <class T> struct clause_traits<shared_t<T>> {

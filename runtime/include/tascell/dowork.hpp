@@ -20,14 +20,17 @@
 
 #include <cstdint>
 #include <new>
+#include <memory>
 #include <tuple>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 
 #include "tascell/chain.hpp"
 #include "tascell/clauses.hpp"
 #include "tascell/detail/entry.hpp"
 #include "tascell/poll.hpp"
+#include "tascell/wire.hpp"
 
 namespace tascell {
 
@@ -149,6 +152,19 @@ struct clause_set {
       (clause_traits<C>::merge(std::get<I>(t), std::get<I>(s), completed), ...);
     }(std::index_sequence_for<C...>{});
   }
+  // Between processes (only when !local_only).
+  static void pack_in(out_archive& a, stored_t& s) {
+    std::apply([&](typename clause_traits<C>::stored&... x) { (clause_traits<C>::pack_in(a, x), ...); }, s);
+  }
+  static void unpack_in(in_archive& a, stored_t& s) {
+    std::apply([&](typename clause_traits<C>::stored&... x) { (clause_traits<C>::unpack_in(a, x), ...); }, s);
+  }
+  static void pack_out(out_archive& a, stored_t& s) {
+    std::apply([&](typename clause_traits<C>::stored&... x) { (clause_traits<C>::pack_out(a, x), ...); }, s);
+  }
+  static void unpack_out(in_archive& a, stored_t& s) {
+    std::apply([&](typename clause_traits<C>::stored&... x) { (clause_traits<C>::unpack_out(a, x), ...); }, s);
+  }
   // Call f(c, extra..., params...) with the owner's variables or a task's copies.
   template <class F, class... X>
   TASCELL_INLINE static void call(F& f, ctx c, const clauses_t& cl, X... extra) {
@@ -188,6 +204,13 @@ template <class Node>
 constexpr bool well_formed_node() {
   return alignof(Node) <= 8 && sizeof(Node) % 8 == 0;
 }
+
+// The wire operations of a site whose work can travel, instantiated only
+// for such sites (a local_only site may capture values that cannot).
+template <class Site>
+struct wire_holder {
+  static constexpr wire_ops ops{&Site::pack, &Site::unpack, &Site::pack_result, &Site::unpack_result};
+};
 
 // ---------------------------------------------------------------- parts ---
 
@@ -312,9 +335,48 @@ struct parts_site {
     }
   }
 
+  // --- between processes ---
+  template <class F>
+  static void each_part(task_t* t, F&& f) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((I >= static_cast<std::size_t>(t->lo) && I < static_cast<std::size_t>(t->hi)
+            ? f(part_info<P>{}, std::get<I>(t->stored))
+            : void()),
+       ...);
+    }(std::index_sequence_for<P...>{});
+  }
+  static void pack(task* tt, out_archive& a) {
+    (void)wire_id;
+    auto* t = static_cast<task_t*>(tt);
+    each_part(t, [&](auto info, auto& st) { decltype(info)::pack_in(a, st); });
+    a(t->prio_value);
+  }
+  static task* unpack(std::int64_t lo, std::int64_t hi, in_archive& a) {
+    if (lo < 1 || hi > N || lo >= hi) throw cereal::Exception("parts out of range for this @dowork");
+    auto t = std::make_unique<task_t>();
+    t->lo = lo;
+    t->hi = hi;
+    each_part(t.get(), [&](auto info, auto& st) { decltype(info)::unpack_in(a, st); });
+    a(t->prio_value);
+    return t.release();
+  }
+  static void pack_result(task* tt, out_archive& a) {
+    auto* t = static_cast<task_t*>(tt);
+    each_part(t, [&](auto info, auto& st) { decltype(info)::pack_out(a, st); });
+  }
+  static void unpack_result(task* tt, in_archive& a) {
+    auto* t = static_cast<task_t*>(tt);
+    each_part(t, [&](auto info, auto& st) { decltype(info)::unpack_out(a, st); });
+  }
+  static constexpr const wire_ops* wire() {
+    if constexpr (local_only) return nullptr;
+    else return &wire_holder<parts_site>::ops;
+  }
+
   static constexpr node_kind kind{node_type::point, sizeof(point), &put, &run,
                                    has_priority<Prio> ? &priority : nullptr,
-                                   local_only, "dowork", nullptr, nullptr};
+                                   local_only, "dowork", nullptr, nullptr, wire()};
+  static inline const std::uint64_t wire_id = register_kind(&kind, typeid(parts_site).name());
 
   // The owner's path.
   TASCELL_INLINE static void exec(ctx c, const options<Prio>& o, const parts_t& ps) {
@@ -468,9 +530,35 @@ struct loop_site {
     }
   }
 
+  // --- between processes ---
+  static void pack(task* tt, out_archive& a) {
+    (void)wire_id;
+    auto* t = static_cast<task_t*>(tt);
+    a(t->first, t->step, t->prio_value);
+    cs::pack_in(a, t->stored);
+  }
+  static task* unpack(std::int64_t lo, std::int64_t hi, in_archive& a) {
+    if (lo < 0 || lo >= hi) throw cereal::Exception("iterations out of range for this @dowork for");
+    auto t = std::make_unique<task_t>();
+    t->lo = lo;
+    t->hi = hi;
+    a(t->first, t->step, t->prio_value);
+    cs::unpack_in(a, t->stored);
+    return t.release();
+  }
+  static void pack_result(task* tt, out_archive& a) { cs::pack_out(a, static_cast<task_t*>(tt)->stored); }
+  static void unpack_result(task* tt, in_archive& a) {
+    cs::unpack_out(a, static_cast<task_t*>(tt)->stored);
+  }
+  static constexpr const wire_ops* wire() {
+    if constexpr (local_only) return nullptr;
+    else return &wire_holder<loop_site>::ops;
+  }
+
   static constexpr node_kind kind{node_type::point, sizeof(point), &put, &run,
                                    has_priority<Prio> ? &priority : nullptr,
-                                   local_only, "dowork for", nullptr, nullptr};
+                                   local_only, "dowork for", nullptr, nullptr, wire()};
+  static inline const std::uint64_t wire_id = register_kind(&kind, typeid(loop_site).name());
 
   TASCELL_INLINE static void exec(ctx c, const options<Prio>& o, range r,
                                   const typename cs::clauses_t& cl, Body& body) {

@@ -23,6 +23,10 @@ struct worker_stats {
 struct run_stats {
   double seconds = 0;
   std::vector<worker_stats> workers;
+  int rank = 0, processes = 1;
+  std::int64_t bytes_sent = 0;  // to other processes
+  // Steals from other processes: request sent -> work taken by a worker.
+  std::vector<std::int64_t> remote_steal_ns;
   worker_stats total() const;
 };
 

@@ -42,7 +42,7 @@ struct wind_site {
   static void undo(void* n) { held<A>::call(static_cast<wnode*>(n)->after); }
   static void redo(void* n) { held<B>::call(static_cast<wnode*>(n)->before); }
   static constexpr node_kind kind{node_type::wind, sizeof(wnode), nullptr, nullptr, nullptr,
-                                   false, "wind", &undo, &redo};
+                                   false, "wind", &undo, &redo, nullptr};
   static_assert(alignof(wnode) <= 8, "a wind's closures must be at most 8-aligned");
 };
 

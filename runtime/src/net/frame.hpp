@@ -1,0 +1,87 @@
+// The encoding of messages between processes.
+//
+// One MPI message (tag `mpi_tag`) carries a batch: a header (magic, the
+// sender's load) and then messages back to back. A message starts with its
+// type; its fields follow in a fixed order (byte strings with their length), integers little-endian
+// as the machine stores them (every process runs the same binary on the
+// same kind of machine: checked at start-up).
+//
+// Reading never trusts the bytes: every read is bounds-checked and throws
+// malformed_message naming what was wrong.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace tascell::detail::net {
+
+inline constexpr int mpi_tag = 7301;
+inline constexpr std::uint32_t batch_magic = 0x7A5C3E11u;
+
+enum class msg : std::uint8_t {
+  request = 1,     // seq, wanted handle (0: any work)
+  work,            // seq, kind id, handle, lo, hi, inputs
+  refuse,          // seq
+  result,          // handle, flags, outputs, error
+  stop,            // handle: the piece must stop
+  cancel_up,       // handle: cancel() was called inside the piece
+  root_done,       // root number, ok, result or error
+  root_ack,        // root number, incumbents
+  root_finish,     // root number, incumbents
+  incumbent,       // root number, id, hops so far, value bytes
+  last = incumbent
+};
+
+struct malformed_message : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class writer {
+ public:
+  explicit writer(std::string& out) : out_(out) {}
+  template <class T>
+  void put(T v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    out_.append(reinterpret_cast<const char*>(&v), sizeof v);
+  }
+  void bytes(std::string_view b) {
+    put<std::uint64_t>(b.size());
+    out_.append(b.data(), b.size());
+  }
+
+ private:
+  std::string& out_;
+};
+
+class reader {
+ public:
+  explicit reader(std::string_view in) : in_(in) {}
+  template <class T>
+  T get(const char* what) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    if (in_.size() - pos_ < sizeof(T))
+      throw malformed_message(std::string("truncated message: no room for ") + what);
+    T v;
+    std::memcpy(&v, in_.data() + pos_, sizeof v);
+    pos_ += sizeof v;
+    return v;
+  }
+  std::string_view bytes(const char* what) {
+    auto n = get<std::uint64_t>(what);
+    if (in_.size() - pos_ < n)
+      throw malformed_message(std::string("truncated message: ") + what + " is cut short");
+    std::string_view b = in_.substr(pos_, n);
+    pos_ += n;
+    return b;
+  }
+  bool done() const { return pos_ == in_.size(); }
+
+ private:
+  std::string_view in_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace tascell::detail::net

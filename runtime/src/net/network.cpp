@@ -1,0 +1,421 @@
+// The message thread: MPI set-up and tear-down, the loop, batching of
+// messages per destination, sends in flight, back-off, and ending the run
+// on every process when something fails.
+//
+// Why the loop cannot deadlock: it never blocks in MPI. It receives with
+// MPI_Iprobe + MPI_Recv of a message that has already arrived, sends with
+// MPI_Isend and reaps completed sends with MPI_Test, and every step of the
+// protocol is an answer computed from local state without waiting for
+// another message. So whatever the pattern of messages, every process keeps
+// draining its incoming messages, which lets every send complete.
+#include "network.hpp"
+
+#include <mpi.h>
+#include <sched.h>
+#include <time.h>
+
+#include <immintrin.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+#include "../runtime.hpp"
+#include "registry.hpp"
+#include "tascell/incumbent.hpp"
+#include "tascell/root.hpp"
+
+namespace tascell::detail::net {
+namespace {
+
+std::string mpi_error(int rc) {
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) return "MPI error " + std::to_string(rc);
+  return std::string(text, static_cast<std::size_t>(len));
+}
+
+std::uint64_t hash_file(const char* path, std::string& error) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    error = std::string("cannot read ") + path;
+    return 0;
+  }
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  char buf[1 << 16];
+  while (f) {
+    f.read(buf, sizeof buf);
+    for (std::streamsize i = 0; i < f.gcount(); ++i) {
+      h ^= static_cast<unsigned char>(buf[i]);
+      h *= 0x100000001b3ull;
+    }
+  }
+  return h;
+}
+
+using clock = std::chrono::steady_clock;
+
+}  // namespace
+
+bool launched_by_mpi(const settings& cfg) {
+  if (cfg.mpi == mpi_use::on) return true;
+  if (cfg.mpi == mpi_use::off) return false;
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
+    if (std::getenv(v)) return true;
+  return false;
+}
+
+network::network(runtime& rt, const settings& cfg) : rt_(rt), cfg_(cfg) {
+  rng_ = (cfg.seed ? cfg.seed : static_cast<std::uint64_t>(clock::now().time_since_epoch().count())) |
+         1u;
+  thread_ = std::thread([this] { thread_main(); });
+  std::unique_lock<std::mutex> g(ready_m_);
+  ready_cv_.wait(g, [&] { return ready_; });
+  if (!init_error_.empty()) {
+    g.unlock();
+    thread_.join();
+    throw std::runtime_error(init_error_);
+  }
+}
+
+network::~network() {
+  shutdown_.store(true);
+  wake();
+  if (thread_.joinable()) thread_.join();
+}
+
+void network::wake() {
+  if (sleeping_.load(std::memory_order_seq_cst)) {
+    std::lock_guard<std::mutex> g(ev_m_);
+    ev_cv_.notify_one();
+  }
+}
+
+void network::init_mpi() {
+  int provided = 0;
+  int rc = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  if (rc != MPI_SUCCESS) {
+    init_error_ = "tascell: MPI_Init_thread failed: " + mpi_error(rc);
+    return;
+  }
+  if (provided < MPI_THREAD_FUNNELED) {
+    init_error_ = "tascell: this MPI does not grant MPI_THREAD_FUNNELED (it granted level " +
+                  std::to_string(provided) + ")";
+    return;
+  }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  out_.resize(static_cast<std::size_t>(size_));
+  loads_.assign(static_cast<std::size_t>(size_), 0);
+  check_same_binary();
+}
+
+// Every process must run the same executable: kinds of work are known by
+// ids derived from the binary, and values travel as its types' bytes.
+void network::check_same_binary() {
+  std::string error;
+  std::uint64_t mine = hash_file("/proc/self/exe", error);
+  std::vector<std::uint64_t> all(static_cast<std::size_t>(size_));
+  int rc = MPI_Allgather(&mine, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
+  if (rc != MPI_SUCCESS) fatal("MPI_Allgather at start-up failed: " + mpi_error(rc));
+  for (int r = 0; r < size_; ++r) {
+    if (all[static_cast<std::size_t>(r)] == all[0]) continue;
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "rank %d runs a different binary than rank 0 (executable hash %016llx against "
+                  "%016llx): start every process with the same executable",
+                  r, static_cast<unsigned long long>(all[static_cast<std::size_t>(r)]),
+                  static_cast<unsigned long long>(all[0]));
+    std::fprintf(stderr, "tascell: rank %d: %s\n", rank_, text);
+    std::fflush(stderr);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    std::_Exit(1);
+  }
+}
+
+void network::fatal(const std::string& cause) {
+  std::fprintf(stderr, "tascell: rank %d: %s\n", rank_, cause.c_str());
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::_Exit(1);
+}
+
+void network::fail(std::string cause) {
+  {
+    std::lock_guard<std::mutex> g(ev_m_);
+    events_.push_back({event::failure, nullptr, 0, 0, std::move(cause)});
+    ev_cv_.notify_one();
+  }
+  // The message thread ends the process; nothing here may go on.
+  for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+void network::send_raw(int to, std::string bytes) {
+  std::lock_guard<std::mutex> g(ev_m_);
+  events_.push_back({event::raw, nullptr, 0, to, std::move(bytes)});
+  ev_cv_.notify_one();
+}
+
+void network::thread_main() {
+  init_mpi();
+  {
+    std::lock_guard<std::mutex> g(ready_m_);
+    ready_ = true;
+  }
+  ready_cv_.notify_all();
+  if (!init_error_.empty()) return;
+  if (size_ > 1) spreading.store(true);
+
+  unsigned idle = 0;
+  while (!shutdown_.load(std::memory_order_acquire)) {
+    bool progress = false;
+    progress |= receive_all();
+    progress |= take_events();
+    progress |= tend_proxies();
+    progress |= ask_for_work();
+    progress |= tend_root();
+    progress |= flush();
+    progress |= reap_sends();
+    if (progress) idle = 0;
+    else pause(idle);
+  }
+  // At exit: let the last sends complete, then leave MPI together.
+  flush();
+  auto deadline = clock::now() + std::chrono::seconds(10);
+  while (!sending_.empty() || !seed_queue_.empty()) {
+    reap_sends();
+    receive_all();
+    flush();
+    if (clock::now() > deadline) break;
+  }
+  MPI_Finalize();
+}
+
+// Adaptive back-off: check again at once while things happen, then yield
+// the core, then sleep on the event condition (a worker's event wakes the
+// thread at once) for a time that doubles up to a cap: short during a root
+// call, when a request may come at any moment, long between root calls.
+void network::pause(unsigned& idle) {
+  if (cfg_.loop == message_loop::seed) {
+    timespec ts{0, 20'000};  // the seed's fixed 20 us
+    nanosleep(&ts, nullptr);
+    return;
+  }
+  ++idle;
+  if (idle < 32) {
+    for (int i = 0; i < 16; ++i) _mm_pause();
+    return;
+  }
+  if (idle < 64) {
+    sched_yield();
+    return;
+  }
+  unsigned step = std::min(idle - 64, 10u);
+  long cap_us = in_root_ ? 50 : 2000;
+  long us = std::min<long>(cap_us, 1L << step);
+  std::unique_lock<std::mutex> g(ev_m_);
+  if (!events_.empty() || shutdown_.load()) return;
+  sleeping_.store(true, std::memory_order_seq_cst);
+  ev_cv_.wait_for(g, std::chrono::microseconds(us));
+  sleeping_.store(false, std::memory_order_relaxed);
+}
+
+int network::load_here() const {
+  int n = 0;
+  for (int i = 0; i < rt_.size(); ++i)
+    if (rt_.worker(i)->busy.load(std::memory_order_relaxed)) ++n;
+  return n;
+}
+
+std::string& network::begin(int to, msg type) {
+  std::string& b = out_[static_cast<std::size_t>(to)];
+  if (cfg_.loop == message_loop::seed && !b.empty()) {
+    // The seed's loop sends every message on its own.
+    seed_queue_.emplace_back(to, std::move(b));
+    b.clear();
+  }
+  if (b.empty()) {
+    writer w(b);
+    w.put(batch_magic);
+    w.put(static_cast<std::int32_t>(load_here()));
+  }
+  // Messages need no length: each is its type and then its fields, and
+  // byte strings carry their own lengths.
+  writer w(b);
+  w.put(type);
+  return b;
+}
+
+bool network::flush() {
+  bool any = false;
+  for (int to = 0; to < size_; ++to) {
+    std::string& b = out_[static_cast<std::size_t>(to)];
+    if (b.empty()) continue;
+    seed_queue_.emplace_back(to, std::move(b));
+    b.clear();
+    any = true;
+  }
+  // Several sends in flight, or one at a time in the seed's loop.
+  while (!seed_queue_.empty() &&
+         (cfg_.loop == message_loop::adaptive || sending_.empty())) {
+    auto [to, buf] = std::move(seed_queue_.front());
+    seed_queue_.pop_front();
+    sending_.push_back({std::move(buf), new MPI_Request});
+    in_flight& f = sending_.back();
+    int rc = MPI_Isend(f.buf.data(), static_cast<int>(f.buf.size()), MPI_BYTE, to, mpi_tag,
+                       MPI_COMM_WORLD, static_cast<MPI_Request*>(f.req));
+    if (rc != MPI_SUCCESS) fatal("MPI_Isend to rank " + std::to_string(to) + " failed: " + mpi_error(rc));
+    bytes_sent_.fetch_add(static_cast<std::int64_t>(f.buf.size()), std::memory_order_relaxed);
+    any = true;
+  }
+  return any;
+}
+
+bool network::reap_sends() {
+  bool any = false;
+  for (auto it = sending_.begin(); it != sending_.end();) {
+    int done = 0;
+    int rc = MPI_Test(static_cast<MPI_Request*>(it->req), &done, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) fatal("a send failed: " + mpi_error(rc));
+    if (done) {
+      delete static_cast<MPI_Request*>(it->req);
+      it = sending_.erase(it);
+      any = true;
+    } else {
+      ++it;
+    }
+  }
+  return any;
+}
+
+bool network::receive_all() {
+  bool any = false;
+  std::string buf;
+  for (;;) {
+    int flag = 0;
+    MPI_Status st;
+    int rc = MPI_Iprobe(MPI_ANY_SOURCE, mpi_tag, MPI_COMM_WORLD, &flag, &st);
+    if (rc != MPI_SUCCESS) fatal("MPI_Iprobe failed: " + mpi_error(rc));
+    if (!flag) return any;
+    int n = 0;
+    MPI_Get_count(&st, MPI_BYTE, &n);
+    buf.resize(static_cast<std::size_t>(n));
+    rc = MPI_Recv(buf.data(), n, MPI_BYTE, st.MPI_SOURCE, mpi_tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS)
+      fatal("MPI_Recv from rank " + std::to_string(st.MPI_SOURCE) + " failed: " + mpi_error(rc));
+    handle_batch(st.MPI_SOURCE, buf);
+    any = true;
+  }
+}
+
+void network::handle_batch(int from, const std::string& buf) {
+  try {
+    reader r(buf);
+    if (r.get<std::uint32_t>("the batch header") != batch_magic)
+      throw malformed_message("not a tascell message (bad magic number)");
+    std::int32_t load = r.get<std::int32_t>("the sender's load");
+    loads_[static_cast<std::size_t>(from)] = load;
+    while (!r.done()) handle(from, r);
+  } catch (const malformed_message& e) {
+    fatal("malformed message from rank " + std::to_string(from) + ": " + e.what());
+  } catch (const cereal::Exception& e) {
+    fatal("malformed message from rank " + std::to_string(from) + ": cannot decode its values: " +
+          e.what());
+  } catch (const std::bad_alloc&) {
+    fatal("malformed message from rank " + std::to_string(from) + ": a length beyond memory");
+  } catch (const std::length_error&) {
+    fatal("malformed message from rank " + std::to_string(from) + ": a length beyond memory");
+  }
+}
+
+bool network::take_events() {
+  std::vector<event> evs;
+  {
+    std::lock_guard<std::mutex> g(ev_m_);
+    if (events_.empty()) return false;
+    evs.swap(events_);
+  }
+  for (event& e : evs) {
+    switch (e.kind) {
+      case event::finished: send_result(e.t); break;
+      case event::cancelled: {
+        writer w(begin(e.t->from_rank, msg::cancel_up));
+        w.put(e.t->from_handle);
+        break;
+      }
+      case event::improved: spread_incumbent(e.id, e.bytes, -1, -1); break;
+      case event::root_begin:
+        in_root_ = true;
+        ++root_number_;
+        local_ended_ = ack_sent_ = false;
+        acks_ = 0;
+        refusals_ = 0;
+        next_ask_ = clock::now();
+        root_done_here_ = false;
+        if (rank_ != 0 && !pending_done_.empty() && pending_done_number_ == root_number_) {
+          // Rank 0 finished this root call before this process began it.
+          outcome_ = std::move(pending_done_);
+          pending_done_.clear();
+          root_done_here_ = true;
+          rt_.mark_root_done();
+        }
+        break;
+      case event::root_end:
+        local_ended_ = true;
+        if (rank_ == 0) {
+          outcome_ = std::move(e.bytes);
+          root_done_here_ = true;
+          for (int r = 1; r < size_; ++r) {
+            writer w(begin(r, msg::root_done));
+            w.put(root_number_);
+            w.bytes(outcome_);
+          }
+        }
+        break;
+      case event::failure: fatal(e.bytes);
+      case event::raw: {
+        sending_.push_back({std::move(e.bytes), new MPI_Request});
+        in_flight& f = sending_.back();
+        MPI_Isend(f.buf.data(), static_cast<int>(f.buf.size()), MPI_BYTE, e.to, mpi_tag,
+                  MPI_COMM_WORLD, static_cast<MPI_Request*>(f.req));
+        break;
+      }
+    }
+  }
+  return true;
+}
+
+void network::handle(int from, reader& r) {
+  auto type = r.get<msg>("a message type");
+  switch (type) {
+    case msg::request: {
+      auto seq = r.get<std::uint64_t>("a request number");
+      auto wanted = r.get<std::uint64_t>("a wanted piece");
+      on_request(from, seq, wanted);
+      return;
+    }
+    case msg::work: on_work(from, r); return;
+    case msg::refuse: on_refuse(from, r.get<std::uint64_t>("a request number")); return;
+    case msg::result: on_result(from, r); return;
+    case msg::stop: on_stop(from, r.get<std::uint64_t>("a piece handle")); return;
+    case msg::cancel_up: on_cancel_up(from, r.get<std::uint64_t>("a piece handle")); return;
+    case msg::root_done: on_root_done(from, r); return;
+    case msg::root_ack: on_root_ack(from, r); return;
+    case msg::root_finish: on_root_finish(from, r); return;
+    case msg::incumbent: on_incumbent(from, r); return;
+  }
+  throw malformed_message("unknown message type " + std::to_string(static_cast<int>(type)));
+}
+
+std::vector<std::int64_t> network::take_steal_latencies() {
+  std::lock_guard<std::mutex> g(lat_m_);
+  std::vector<std::int64_t> v;
+  v.swap(latencies_);
+  return v;
+}
+
+}  // namespace tascell::detail::net

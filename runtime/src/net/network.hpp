@@ -1,0 +1,202 @@
+// Several processes: one message thread per process does every MPI call
+// (MPI_THREAD_FUNNELED); workers talk to it through events and a few
+// atomics. See docs/architecture.md "Several processes" for the protocol and
+// why it cannot deadlock.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../settings.hpp"
+#include "../worker.hpp"
+#include "frame.hpp"
+
+namespace tascell::detail {
+class runtime;
+}
+
+namespace tascell::detail::net {
+
+// True when the program was started by mpirun (or TASCELL_MPI=1).
+bool launched_by_mpi(const settings& cfg);
+
+class network {
+ public:
+  // Starts the message thread, which initialises MPI and checks that every
+  // process runs the same binary; returns once the ranks are known.
+  network(runtime& rt, const settings& cfg);
+  ~network();  // finalises MPI (collectively, at exit)
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+  // --- called by workers ---
+  // A piece that another process sent for this one, or nullptr; a worker
+  // that gets nullptr counts as hungry (when it says it may take work) until
+  // it runs something.
+  task* take_work(worker_impl* w, bool hungry = true);
+  // A piece from another process finished on this one (run_task): its
+  // outputs go back. The network owns t from here on.
+  void piece_finished(task* t);
+  // cancel() was called inside a piece from another process.
+  void piece_cancelled(task* t);
+  // An incumbent improved here: spread it.
+  void incumbent_improved(std::uint64_t id, std::string value);
+  // Ends the run on every process with this message (from any thread).
+  void fail(std::string cause);
+
+  // --- root calls (the calling thread) ---
+  void begin_root();
+  // After the local part of a root call has ended (on rank 0: the root task
+  // finished and `outcome` holds its result or exception): waits until the
+  // root call has ended everywhere and returns rank 0's outcome.
+  std::string end_root(std::string outcome);
+
+  // Figures of the current root call.
+  std::int64_t bytes_sent() const { return bytes_sent_.load(std::memory_order_relaxed); }
+  std::vector<std::int64_t> take_steal_latencies();
+
+  // Test hook: sends raw bytes to a rank as if they were a batch.
+  void send_raw(int to, std::string bytes);
+
+ private:
+  // One kind of event from a worker to the message thread.
+  struct event {
+    enum kind_t { finished, cancelled, improved, root_begin, root_end, failure, raw } kind;
+    task* t = nullptr;
+    std::uint64_t id = 0;
+    int to = 0;
+    std::string bytes;
+  };
+  // A worker-like object through which the message thread asks a local
+  // worker for work on behalf of another process; it then stands for the
+  // remote thief of the piece it got (its `requester` receives local
+  // steal-back requests).
+  struct proxy {
+    worker_impl* w = nullptr;  // the requester object (remote_rank set)
+    int from = -1;             // the process that asked
+    std::uint64_t seq = 0;     // its request number
+    task* wanted = nullptr;    // steal-back: the local piece asked for
+    std::vector<worker_impl*> tried;  // local victims asked already
+    worker_impl* victim = nullptr;    // the one being asked now
+    task* given = nullptr;     // the piece sent (until its result returns)
+    std::uint64_t handle = 0;  // its handle
+    bool stop_sent = false;
+    // A local steal-back forwarded through this proxy: its request number.
+    std::uint64_t back_seq = 0;
+  };
+  struct in_flight {
+    std::string buf;
+    void* req;  // MPI_Request, opaque here
+  };
+
+  void thread_main();
+  void init_mpi();
+  void check_same_binary();
+  [[noreturn]] void fatal(const std::string& cause);
+  void wake();
+
+  // The loop's steps; each returns true when it did something.
+  bool receive_all();
+  bool take_events();
+  bool tend_proxies();
+  bool ask_for_work();
+  bool tend_root();
+  bool flush();
+  bool reap_sends();
+  void pause(unsigned& idle);
+
+  // Messages.
+  std::string& begin(int to, msg type);
+  void handle_batch(int from, const std::string& buf);
+  void handle(int from, reader& r);
+  void on_request(int from, std::uint64_t seq, std::uint64_t wanted);
+  void on_work(int from, reader& r);
+  void on_refuse(int from, std::uint64_t seq);
+  void on_result(int from, reader& r);
+  void on_stop(int from, std::uint64_t handle);
+  void on_cancel_up(int from, std::uint64_t handle);
+  void on_root_done(int from, reader& r);
+  void on_root_ack(int from, reader& r);
+  void on_root_finish(int from, reader& r);
+  void on_incumbent(int from, reader& r);
+
+  // Stealing.
+  bool ask_local(proxy& p);  // posts p's request to a local worker
+  void answer(proxy& p, task* t);
+  void send_work(proxy& p, task* t);
+  void send_result(task* t);
+  int choose_victim_rank();
+  void spread_incumbent(std::uint64_t id, const std::string& value, int hops, int except);
+  std::string pack_incumbents();
+  void apply_incumbents(std::string_view bytes, int from);
+  proxy* new_proxy();
+  void free_proxy(proxy* p);
+  int load_here() const;
+
+  runtime& rt_;
+  settings cfg_;
+  int rank_ = 0, size_ = 1;
+  std::thread thread_;
+  std::mutex ready_m_;
+  std::condition_variable ready_cv_;
+  bool ready_ = false;
+  std::string init_error_;
+
+  // Events from workers.
+  std::mutex ev_m_;
+  std::condition_variable ev_cv_;
+  std::vector<event> events_;
+  std::atomic<bool> sleeping_{false};
+  std::atomic<bool> shutdown_{false};
+
+  // Pieces received for this process, waiting for a worker.
+  std::atomic<task*> inbox_{nullptr};
+  std::chrono::steady_clock::time_point inbox_asked_;  // when its request left
+  std::mutex lat_m_;
+  std::vector<std::int64_t> latencies_;
+
+  // --- message thread only ---
+  std::vector<std::string> out_;  // batches being built, per destination
+  std::deque<in_flight> sending_;
+  std::deque<std::pair<int, std::string>> seed_queue_;  // seed loop: one send at a time
+  std::vector<int> loads_;        // last load heard from each rank
+  std::vector<proxy*> proxies_;   // in use
+  std::vector<proxy*> spare_;
+  std::map<std::uint64_t, proxy*> given_;  // handle -> proxy of a piece given away
+  std::map<std::pair<int, std::uint64_t>, task*> received_;  // (rank, handle) -> piece here
+  std::map<std::uint64_t, proxy*> backs_;  // steal-back request number -> proxy
+  std::uint64_t next_seq_ = 1;
+  // The request this process has out for work (0: none).
+  std::uint64_t asking_seq_ = 0;
+  int asking_rank_ = -1;
+  std::chrono::steady_clock::time_point asking_since_;
+  std::chrono::steady_clock::time_point next_ask_;
+  int refusals_ = 0;
+  std::uint64_t rng_;
+  // Root call state.
+  bool in_root_ = false;
+  bool root_done_here_ = false;  // ROOT_DONE seen (or sent, on rank 0)
+  bool local_ended_ = false;     // the caller reached end_root
+  bool ack_sent_ = false;
+  int acks_ = 0;
+  std::uint64_t root_number_ = 0;
+  std::string outcome_;
+  // A ROOT_DONE that came before this process began that root call.
+  std::string pending_done_;
+  std::uint64_t pending_done_number_ = 0;
+  std::mutex root_m_;
+  std::condition_variable root_cv_;
+  bool root_over_ = false;       // the caller may return
+  std::atomic<std::int64_t> bytes_sent_{0};
+};
+
+}  // namespace tascell::detail::net

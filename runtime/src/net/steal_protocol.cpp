@@ -1,0 +1,416 @@
+// Stealing between processes.
+//
+// Thief process: when every worker is hungry, the message thread sends one
+// REQUEST to a victim process; the WORK that answers goes into the inbox,
+// where an idle worker takes it; when the piece has run, its RESULT goes
+// back. A worker waiting at a join for a piece held by another process
+// steals back through that piece's proxy: a REQUEST naming the piece.
+//
+// Victim process: a REQUEST is served by a proxy, a worker-like object that
+// asks a local worker for work exactly as a local thief would (the worker
+// gives at its next poll, by temporary backtracking), then sends the piece
+// as bytes. The proxy stands for the remote thief until the RESULT comes:
+// stops are forwarded to it, and local steal-backs go through it.
+#include <sstream>
+
+#include "../runtime.hpp"
+#include "network.hpp"
+#include "registry.hpp"
+#include "tascell/detail/entry.hpp"
+#include "tascell/wire.hpp"
+
+namespace tascell::detail::net {
+
+using clock = std::chrono::steady_clock;
+
+// --- worker side ---
+
+task* network::take_work(worker_impl* w, bool hungry) {
+  task* t = inbox_.load(std::memory_order_acquire);
+  if (t && inbox_.compare_exchange_strong(t, nullptr, std::memory_order_acq_rel)) {
+    t->thief.store(w, std::memory_order_seq_cst);
+    if (t->stop.load(std::memory_order_seq_cst)) w->attention.store(1, std::memory_order_release);
+    auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - inbox_asked_).count();
+    {
+      std::lock_guard<std::mutex> g(lat_m_);
+      latencies_.push_back(ns);
+    }
+    w->hungry.store(false, std::memory_order_relaxed);
+    return t;
+  }
+  if (hungry && !w->hungry.exchange(true, std::memory_order_relaxed)) wake();
+  return nullptr;
+}
+
+void network::piece_finished(task* t) {
+  std::lock_guard<std::mutex> g(ev_m_);
+  events_.push_back({event::finished, t, 0, 0, {}});
+  ev_cv_.notify_one();
+}
+
+void network::piece_cancelled(task* t) {
+  std::lock_guard<std::mutex> g(ev_m_);
+  events_.push_back({event::cancelled, t, 0, 0, {}});
+  ev_cv_.notify_one();
+}
+
+// --- thief side ---
+
+int network::choose_victim_rank() {
+  auto random_other = [&] {
+    rng_ ^= rng_ << 13;
+    rng_ ^= rng_ >> 7;
+    rng_ ^= rng_ << 17;
+    int v = static_cast<int>(rng_ % static_cast<std::uint64_t>(size_ - 1));
+    return v >= rank_ ? v + 1 : v;
+  };
+  if (cfg_.remote_victim == victim_choice::loaded) {
+    // The process with the highest load heard of (piggy-backed on every
+    // batch); ties and no news: random.
+    int best = -1, best_load = 0;
+    int start = random_other();
+    for (int k = 0; k < size_; ++k) {
+      int r = (start + k) % size_;
+      if (r == rank_) continue;
+      if (loads_[static_cast<std::size_t>(r)] > best_load) {
+        best = r;
+        best_load = loads_[static_cast<std::size_t>(r)];
+      }
+    }
+    if (best >= 0) return best;
+  }
+  return random_other();
+}
+
+bool network::ask_for_work() {
+  if (size_ < 2 || !in_root_ || root_done_here_ || rt_.root_done()) return false;
+  if (asking_seq_ || inbox_.load(std::memory_order_acquire)) return false;
+  auto now = clock::now();
+  if (now < next_ask_) return false;
+  for (int i = 0; i < rt_.size(); ++i)
+    if (!rt_.worker(i)->hungry.load(std::memory_order_relaxed)) return false;
+  int to = choose_victim_rank();
+  asking_seq_ = next_seq_++;
+  asking_rank_ = to;
+  asking_since_ = now;
+  writer w(begin(to, msg::request));
+  w.put(asking_seq_);
+  w.put(std::uint64_t{0});
+  return true;
+}
+
+void network::on_work(int from, reader& r) {
+  auto seq = r.get<std::uint64_t>("a request number");
+  auto kind_id = r.get<std::uint64_t>("a kind of work");
+  auto handle = r.get<std::uint64_t>("a piece handle");
+  auto lo = r.get<std::int64_t>("a range");
+  auto hi = r.get<std::int64_t>("a range");
+  std::string_view inputs = r.bytes("the inputs");
+  const node_kind* k = find_kind(kind_id);
+  if (!k || !k->wire) throw malformed_message("work of a kind this binary does not have");
+  std::istringstream is{std::string(inputs)};
+  task* t = nullptr;
+  {
+    in_archive a(is);
+    t = k->wire->unpack(lo, hi, a);
+  }
+  t->kind = k;
+  t->from_rank = from;
+  t->from_handle = handle;
+  t->serial = next_task_serial();
+  received_[{from, handle}] = t;
+  if (seq == asking_seq_ && from == asking_rank_) {
+    asking_seq_ = 0;
+    refusals_ = 0;
+    inbox_asked_ = asking_since_;
+    inbox_.store(t, std::memory_order_release);
+    // Hungry workers may be asleep in their back-off.
+    rt_.wake_workers();
+    return;
+  }
+  auto it = backs_.find(seq);
+  if (it == backs_.end()) {
+    delete t;
+    received_.erase({from, handle});
+    throw malformed_message("work that answers no request");
+  }
+  proxy* p = it->second;
+  backs_.erase(it);
+  p->back_seq = 0;
+  worker_impl* req = p->w->requester.load(std::memory_order_acquire);
+  t->thief.store(req, std::memory_order_seq_cst);
+  p->w->requester.store(nullptr, std::memory_order_release);
+  req->reply.store(t, std::memory_order_release);
+  if (!p->given) free_proxy(p);
+}
+
+void network::on_refuse(int from, std::uint64_t seq) {
+  if (seq == asking_seq_ && from == asking_rank_) {
+    asking_seq_ = 0;
+    loads_[static_cast<std::size_t>(from)] = 0;
+    ++refusals_;
+    // Ask the next victim at once until every other process has refused in
+    // a row; then wait, longer each time, up to 1 ms.
+    int over = refusals_ - (size_ - 1);
+    long us = over < 0 ? 0 : std::min<long>(1000, 5L << std::min(over, 8));
+    next_ask_ = clock::now() + std::chrono::microseconds(us);
+    return;
+  }
+  auto it = backs_.find(seq);
+  if (it == backs_.end()) throw malformed_message("a refusal that answers no request");
+  proxy* p = it->second;
+  backs_.erase(it);
+  p->back_seq = 0;
+  worker_impl* req = p->w->requester.load(std::memory_order_acquire);
+  p->w->requester.store(nullptr, std::memory_order_release);
+  req->reply.store(refused, std::memory_order_release);
+  if (!p->given) free_proxy(p);
+}
+
+void network::send_result(task* t) {
+  received_.erase({t->from_rank, t->from_handle});
+  std::uint8_t flags = (t->completed ? 1 : 0) | (t->cancel_up.load() ? 2 : 0) | (t->error ? 4 : 0);
+  std::ostringstream os;
+  try {
+    out_archive a(os);
+    t->kind->wire->pack_result(t, a);
+  } catch (const std::exception& e) {
+    fatal(std::string("cannot send the outputs of a piece of ") + t->kind->site + ": " + e.what());
+  }
+  std::string error = t->error ? pack_exception(t->error) : std::string();
+  writer w(begin(t->from_rank, msg::result));
+  w.put(t->from_handle);
+  w.put(flags);
+  w.bytes(os.str());
+  w.bytes(error);
+  delete t;
+}
+
+void network::on_stop(int from, std::uint64_t handle) {
+  auto it = received_.find({from, handle});
+  if (it == received_.end()) return;  // finished meanwhile
+  task* t = it->second;
+  t->stop.store(true, std::memory_order_seq_cst);
+  if (auto* thief = static_cast<worker_impl*>(t->thief.load(std::memory_order_seq_cst)))
+    thief->attention.store(1, std::memory_order_release);
+}
+
+// --- victim side ---
+
+network::proxy* network::new_proxy() {
+  proxy* p;
+  if (!spare_.empty()) {
+    p = spare_.back();
+    spare_.pop_back();
+    worker_impl* w = p->w;
+    *p = proxy{};
+    p->w = w;
+  } else {
+    p = new proxy;
+    p->w = new worker_impl;
+    p->w->id = -1;
+  }
+  p->w->remote_rank = 0;
+  proxies_.push_back(p);
+  return p;
+}
+
+void network::free_proxy(proxy* p) {
+  for (auto it = proxies_.begin(); it != proxies_.end(); ++it)
+    if (*it == p) {
+      proxies_.erase(it);
+      break;
+    }
+  p->given = nullptr;
+  spare_.push_back(p);
+}
+
+void network::on_request(int from, std::uint64_t seq, std::uint64_t wanted) {
+  auto refuse_now = [&] {
+    writer w(begin(from, msg::refuse));
+    w.put(seq);
+  };
+  if (!in_root_ || root_done_here_ || rt_.root_done()) return refuse_now();
+  task* target = nullptr;
+  if (wanted) {
+    auto it = received_.find({from, wanted});
+    if (it == received_.end()) return refuse_now();  // finished meanwhile
+    target = it->second;
+  }
+  proxy* p = new_proxy();
+  p->from = from;
+  p->seq = seq;
+  p->wanted = target;
+  p->w->remote_rank = from;
+  if (!ask_local(*p)) {
+    free_proxy(p);
+    refuse_now();
+  }
+}
+
+bool network::ask_local(proxy& p) {
+  auto tried = [&](worker_impl* v) {
+    for (worker_impl* x : p.tried)
+      if (x == v) return true;
+    return false;
+  };
+  auto post = [&](worker_impl* v) {
+    if (!v || tried(v)) return false;
+    p.w->wanted = p.wanted;
+    p.w->reply.store(no_reply, std::memory_order_relaxed);
+    worker_impl* expected = nullptr;
+    if (!v->requester.compare_exchange_strong(expected, p.w, std::memory_order_acq_rel,
+                                              std::memory_order_relaxed))
+      return false;
+    p.victim = v;
+    v->attention.store(1, std::memory_order_release);
+    return true;
+  };
+  if (p.wanted) return post(static_cast<worker_impl*>(p.wanted->thief.load(std::memory_order_seq_cst)));
+  int n = rt_.size();
+  int start = static_cast<int>(rng_ % static_cast<std::uint64_t>(n));
+  for (int k = 0; k < n; ++k) {
+    worker_impl* v = rt_.worker((start + k) % n);
+    if (v->busy.load(std::memory_order_relaxed) && post(v)) return true;
+  }
+  return false;
+}
+
+void network::send_work(proxy& p, task* t) {
+  std::uint64_t handle = t->serial;
+  p.given = t;
+  p.handle = handle;
+  given_[handle] = &p;
+  std::ostringstream os;
+  try {
+    out_archive a(os);
+    t->kind->wire->pack(t, a);
+  } catch (const std::exception& e) {
+    fatal(std::string("cannot send the inputs of a piece of ") + t->kind->site + ": " + e.what());
+  }
+  writer w(begin(p.from, msg::work));
+  w.put(p.seq);
+  w.put(id_of(t->kind));
+  w.put(handle);
+  w.put(t->lo);
+  w.put(t->hi);
+  w.bytes(os.str());
+}
+
+bool network::tend_proxies() {
+  bool any = false;
+  std::vector<proxy*> list = proxies_;
+  for (proxy* p : list) {
+    if (p->victim) {
+      // Waiting for the local worker's answer.
+      task* t = p->w->reply.load(std::memory_order_acquire);
+      if (t == no_reply) {
+        if (rt_.root_done()) {
+          // The workers are leaving the root call: withdraw the request
+          // unless the victim has taken it (then it answers).
+          worker_impl* expected = p->w;
+          if (p->victim->requester.compare_exchange_strong(expected, nullptr,
+                                                           std::memory_order_acq_rel)) {
+            p->victim = nullptr;
+            writer w(begin(p->from, msg::refuse));
+            w.put(p->seq);
+            free_proxy(p);
+            any = true;
+          }
+        }
+        continue;
+      }
+      any = true;
+      p->tried.push_back(p->victim);
+      p->victim = nullptr;
+      if (t != refused) {
+        send_work(*p, t);
+        continue;
+      }
+      if (!p->wanted && !rt_.root_done() && ask_local(*p)) continue;
+      writer w(begin(p->from, msg::refuse));
+      w.put(p->seq);
+      free_proxy(p);
+      continue;
+    }
+    if (!p->given) continue;
+    // A local worker waiting for this piece asks to steal back from it.
+    worker_impl* req = p->w->requester.load(std::memory_order_acquire);
+    if (req && !p->back_seq) {
+      any = true;
+      if (req->wanted != p->given || rt_.root_done()) {
+        p->w->requester.store(nullptr, std::memory_order_release);
+        req->reply.store(refused, std::memory_order_release);
+      } else {
+        p->back_seq = next_seq_++;
+        backs_[p->back_seq] = p;
+        writer w(begin(p->from, msg::request));
+        w.put(p->back_seq);
+        w.put(p->handle);
+      }
+    }
+    // The victim asked the piece to stop.
+    if (!p->stop_sent && p->given->stop.load(std::memory_order_acquire)) {
+      any = true;
+      p->stop_sent = true;
+      writer w(begin(p->from, msg::stop));
+      w.put(p->handle);
+    }
+  }
+  // Requests on spare proxies are stale (their piece came back): refuse.
+  for (proxy* p : spare_) {
+    if (worker_impl* req = p->w->requester.load(std::memory_order_acquire)) {
+      p->w->requester.store(nullptr, std::memory_order_release);
+      req->reply.store(refused, std::memory_order_release);
+      any = true;
+    }
+  }
+  return any;
+}
+
+void network::on_result(int from, reader& r) {
+  auto handle = r.get<std::uint64_t>("a piece handle");
+  auto flags = r.get<std::uint8_t>("the result flags");
+  std::string_view outputs = r.bytes("the outputs");
+  std::string_view error = r.bytes("the exception");
+  auto it = given_.find(handle);
+  if (it == given_.end() || it->second->from != from)
+    throw malformed_message("a result for a piece this process did not give it");
+  proxy* p = it->second;
+  task* t = p->given;
+  {
+    std::istringstream is{std::string(outputs)};
+    in_archive a(is);
+    t->kind->wire->unpack_result(t, a);
+  }
+  t->completed = (flags & 1) != 0;
+  if (flags & 2) t->cancel_up.store(true, std::memory_order_release);
+  if (flags & 4) {
+    try {
+      t->error = unpack_exception(error, from);
+    } catch (const std::exception& e) {
+      t->error = std::make_exception_ptr(std::runtime_error(e.what()));
+    }
+  }
+  given_.erase(it);
+  p->given = nullptr;
+  // As a local thief ends a piece (run_task): alarm first, `done` last; the
+  // victim may free t as soon as it sees `done`.
+  auto* victim = static_cast<worker_impl*>(t->victim);
+  bool alarm = t->error != nullptr || t->cancel_up.load(std::memory_order_relaxed);
+  if (alarm) t->origin->alarm.store(true, std::memory_order_release);
+  t->done.store(true, std::memory_order_release);
+  if (alarm) victim->attention.store(1, std::memory_order_release);
+  if (!p->back_seq) free_proxy(p);
+}
+
+void network::on_cancel_up(int from, std::uint64_t handle) {
+  auto it = given_.find(handle);
+  if (it == given_.end() || it->second->from != from) return;  // its result came meanwhile
+  task* t = it->second->given;
+  t->cancel_up.store(true, std::memory_order_release);
+  t->origin->alarm.store(true, std::memory_order_release);
+  static_cast<worker_impl*>(t->victim)->attention.store(1, std::memory_order_release);
+}
+
+}  // namespace tascell::detail::net

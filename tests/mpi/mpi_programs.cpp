@@ -1,0 +1,316 @@
+// Programs run under mpirun, every answer checked against the sequential
+// version on every process (a collective root call returns the result on
+// every process):
+//   fib           parts with an output
+//   nqueens       a parallel loop, the board copied and undone by winds
+//   minloop       a parallel loop with a min reduction
+//   knapsack      branch and bound with an incumbent shared between processes
+//   cancel        a search that stops at its first solution with cancel()
+//   throw         a search that stops by throwing a registered exception type
+//   usertypes     inputs and outputs of user types with serialize()
+// usage: mpi_programs PROGRAM... [--repeat N]   (or "all")
+// Prints one line per program on rank 0; exits 1 on any wrong answer.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <tascell/remote_error.hpp>
+#include <tascell/tascell.hpp>
+
+#include "programs/fib.hpp"
+#include "programs/minloop.hpp"
+#include "programs/nqueens.hpp"
+
+namespace {
+
+// --- knapsack: global data, built the same way by every process ---
+struct items {
+  std::vector<long> w, v;
+  long capacity = 0;
+};
+items problem;
+
+void make_problem(int n, unsigned seed) {
+  std::mt19937 g(seed);
+  std::uniform_int_distribution<long> dw(20, 100);
+  std::vector<std::pair<long, long>> it;
+  // Strongly correlated values (v = w + 10): hard for branch and bound.
+  for (int i = 0; i < n; ++i) {
+    long w = dw(g);
+    it.emplace_back(w, w + 10);
+  }
+  std::sort(it.begin(), it.end(), [](auto a, auto b) { return a.second * b.first > b.second * a.first; });
+  problem = {};
+  long total = 0;
+  for (auto [wi, vi] : it) {
+    problem.w.push_back(wi);
+    problem.v.push_back(vi);
+    total += wi;
+  }
+  problem.capacity = total / 3;
+}
+
+double bound(int i, long weight, long value) {
+  double b = static_cast<double>(value);
+  long room = problem.capacity - weight;
+  for (std::size_t j = static_cast<std::size_t>(i); j < problem.w.size(); ++j) {
+    if (problem.w[j] <= room) {
+      room -= problem.w[j];
+      b += static_cast<double>(problem.v[j]);
+    } else {
+      b += static_cast<double>(problem.v[j]) * static_cast<double>(room) / static_cast<double>(problem.w[j]);
+      break;
+    }
+  }
+  return b;
+}
+
+long knapsack_dp() {
+  std::vector<long> best(static_cast<std::size_t>(problem.capacity) + 1, 0);
+  for (std::size_t i = 0; i < problem.w.size(); ++i)
+    for (long c = problem.capacity; c >= problem.w[i]; --c)
+      best[static_cast<std::size_t>(c)] = std::max(best[static_cast<std::size_t>(c)],
+                                                   best[static_cast<std::size_t>(c - problem.w[i])] + problem.v[i]);
+  return best[static_cast<std::size_t>(problem.capacity)];
+}
+
+tascell::incumbent<tascell::op::max, long> best_value{0};
+
+void knapsack_bb(tascell::ctx c, int i, long weight, long value) {
+  if (value > best_value) tascell::improve(best_value, value);
+  if (i == static_cast<int>(problem.w.size())) return;
+  if (bound(i, weight, value) <= static_cast<double>(best_value.get())) return;
+  tascell::dowork(
+      c,
+      tascell::part(tascell::in(i), tascell::in(weight), tascell::in(value),
+                    [](tascell::ctx c, const int& i, const long& weight, const long& value) {
+                      auto k = static_cast<std::size_t>(i);
+                      if (weight + problem.w[k] <= problem.capacity)
+                        knapsack_bb(c, i + 1, weight + problem.w[k], value + problem.v[k]);
+                    }),
+      tascell::part(tascell::in(i), tascell::in(weight), tascell::in(value),
+                    [](tascell::ctx c, const int& i, const long& weight, const long& value) {
+                      knapsack_bb(c, i + 1, weight, value);
+                    }));
+}
+
+long knapsack_root(tascell::ctx c) {
+  knapsack_bb(c, 0, 0, 0);
+  return best_value.get();
+}
+
+// --- a search stopped by cancel(): the first n-queens placement, encoded
+// in 4 bits per row (n <= 15), returned through a max reduction ---
+long encode(const int* a, int n) {
+  long code = 0;
+  for (int r = 0; r < n; ++r) code = code * 16 + a[r];
+  return code + 1;  // 0 means "none"
+}
+bool valid_code(long code, int n) {
+  if (code <= 0) return false;
+  --code;
+  std::vector<int> a(static_cast<std::size_t>(n));
+  for (int r = n - 1; r >= 0; --r) {
+    a[static_cast<std::size_t>(r)] = static_cast<int>(code % 16);
+    code /= 16;
+  }
+  for (int r = 0; r < n; ++r)
+    if (a[static_cast<std::size_t>(r)] >= n || !programs::safe(a.data(), r, a[static_cast<std::size_t>(r)]))
+      return false;
+  return true;
+}
+
+long first_by_cancel(tascell::ctx c, int n, int k, int* a) {
+  if (k == n) return encode(a, n);
+  long found = 0;
+  tascell::dowork_for(
+      c, tascell::range(0, n), tascell::in(n), tascell::in(k), tascell::copy(a, 0, n),
+      tascell::reduce<tascell::op::max>(found),
+      [](tascell::ctx c, std::int64_t i, const int& n, const int& k, int* a, long& found) {
+        if (found > 0) return;  // a piece's copy starts at the identity of max: LONG_MIN
+        int col = static_cast<int>(i);
+        if (!programs::safe(a, k, col)) return;
+        tascell::wind(
+            c, [=] { a[k] = col; }, [=] { a[k] = -1; },
+            [&](tascell::ctx c) {
+              long f = first_by_cancel(c, n, k + 1, a);
+              if (f > 0) {
+                found = std::max(found, f);
+                tascell::cancel(c);
+              }
+            });
+      });
+  return found;
+}
+
+// --- a search stopped by an exception of a registered type ---
+struct solution_found {
+  std::vector<int> board;
+  int from_rank = -1;
+  template <class A>
+  void serialize(A& ar) {
+    ar(board, from_rank);
+  }
+};
+
+void first_by_throw(tascell::ctx c, int n, int k, int* a) {
+  if (k == n) throw solution_found{std::vector<int>(a, a + n), tascell::rank()};
+  tascell::dowork_for(c, tascell::range(0, n), tascell::in(n), tascell::in(k), tascell::copy(a, 0, n),
+                      [](tascell::ctx c, std::int64_t i, const int& n, const int& k, int* a) {
+                        int col = static_cast<int>(i);
+                        if (!programs::safe(a, k, col)) return;
+                        tascell::wind(
+                            c, [=] { a[k] = col; }, [=] { a[k] = -1; },
+                            [&](tascell::ctx c) { first_by_throw(c, n, k + 1, a); });
+                      });
+}
+
+// --- user types with serialize(): a histogram of a recursive computation,
+// split into parts with user-typed inputs and outputs ---
+struct histogram {
+  std::string label;
+  std::map<int, long> counts;
+  template <class A>
+  void serialize(A& ar) {
+    ar(label, counts);
+  }
+  bool operator==(const histogram&) const = default;
+};
+
+struct range_spec {
+  std::vector<int> bounds;  // [lo, hi)
+  std::string label;
+  template <class A>
+  void serialize(A& ar) {
+    ar(bounds, label);
+  }
+};
+
+void count_digits(tascell::ctx c, const range_spec& r, histogram& out) {
+  int lo = r.bounds[0], hi = r.bounds[1];
+  if (hi - lo <= 64) {
+    out.label = r.label;
+    for (int x = lo; x < hi; ++x) out.counts[x % 10 + (x / 10) % 3]++;
+    return;
+  }
+  int mid = lo + (hi - lo) / 2;
+  range_spec left{{lo, mid}, r.label + "L"}, right{{mid, hi}, r.label + "R"};
+  histogram a, b;
+  tascell::dowork(c, [&](tascell::ctx c) { count_digits(c, left, a); },
+                  tascell::part(tascell::in(right), tascell::out(b),
+                                [](tascell::ctx c, const range_spec& right, histogram& b) {
+                                  count_digits(c, right, b);
+                                }));
+  out.label = r.label;
+  out.counts = a.counts;
+  for (auto& [k, v] : b.counts) out.counts[k] += v;
+}
+
+histogram count_serial(int lo, int hi) {
+  histogram h;
+  for (int x = lo; x < hi; ++x) h.counts[x % 10 + (x / 10) % 3]++;
+  return h;
+}
+
+}  // namespace
+
+TASCELL_EXCEPTION(solution_found);
+
+namespace {
+
+int failures = 0;
+
+void check(bool ok, const char* program, int run, const std::string& what) {
+  if (ok) return;
+  ++failures;
+  std::fprintf(stderr, "rank %d: %s run %d: WRONG: %s\n", tascell::rank(), program, run, what.c_str());
+}
+
+void run(const std::string& name, int repeat) {
+  long total_pieces = 0;
+  for (int i = 0; i < repeat; ++i) {
+    if (name == "fib") {
+      int n = 27 + i % 4;
+      long got = tascell::root(programs::fib, n);
+      check(got == programs::fib_serial(n), "fib", i, std::to_string(got));
+    } else if (name == "nqueens") {
+      int n = 9 + i % 3;
+      std::vector<int> a(static_cast<std::size_t>(n), -1);
+      long got = tascell::root(programs::nqueens, n, 0, a.data());
+      std::vector<int> b(static_cast<std::size_t>(n), -1);
+      check(got == programs::nqueens_serial(n, 0, b.data()), "nqueens", i, std::to_string(got));
+    } else if (name == "minloop") {
+      std::int64_t n = 3000000 + 9973 * i;
+      auto got = tascell::root(programs::min_loop, n);
+      check(got == programs::min_loop_serial(n), "minloop", i, std::to_string(got));
+    } else if (name == "knapsack") {
+      make_problem(44 + i % 6, static_cast<unsigned>(i + 1));
+      best_value.reset(0);
+      long got = tascell::root(knapsack_root);
+      long want = knapsack_dp();
+      check(got == want, "knapsack", i, std::to_string(got) + " against " + std::to_string(want));
+      // The incumbent itself is exact on every process after the root call.
+      check(best_value.get() == want, "knapsack", i, "incumbent " + std::to_string(best_value.get()));
+    } else if (name == "cancel") {
+      int n = 11 + i % 5;
+      std::vector<int> a(static_cast<std::size_t>(n), -1);
+      long got = tascell::root(first_by_cancel, n, 0, a.data());
+      check(valid_code(got, n), "cancel", i, "not a placement: " + std::to_string(got));
+    } else if (name == "throw") {
+      int n = 11 + i % 5;
+      std::vector<int> a(static_cast<std::size_t>(n), -1);
+      bool caught = false;
+      try {
+        tascell::root(first_by_throw, n, 0, a.data());
+      } catch (const solution_found& f) {
+        caught = true;
+        bool ok = static_cast<int>(f.board.size()) == n;
+        for (int r = 0; ok && r < n; ++r)
+          ok = programs::safe(f.board.data(), r, f.board[static_cast<std::size_t>(r)]);
+        check(ok, "throw", i, "not a placement");
+      }
+      check(caught, "throw", i, "no solution_found arrived");
+    } else if (name == "usertypes") {
+      int hi = 100000 + 1111 * i;
+      range_spec all{{0, hi}, "r"};
+      histogram got = tascell::root([&](tascell::ctx c) {
+        histogram h;
+        count_digits(c, all, h);
+        return h;
+      });
+      histogram want = count_serial(0, hi);
+      want.label = "r";
+      check(got == want, "usertypes", i, "histograms differ");
+    } else {
+      std::fprintf(stderr, "unknown program %s\n", name.c_str());
+      std::exit(2);
+    }
+    total_pieces += static_cast<long>(tascell::last_stats().remote_steal_ns.size());
+  }
+  if (tascell::is_root())
+    std::printf("%s: %d runs on %d processes x %d workers, %s\n", name.c_str(), repeat,
+                tascell::processes(), tascell::workers(), failures ? "WRONG ANSWERS" : "all right");
+  // Pieces that came from other processes, over all processes.
+  std::fprintf(stderr, "rank %d: %s: %ld pieces from other processes\n", tascell::rank(), name.c_str(),
+               total_pieces);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int repeat = 10;
+  std::vector<std::string> names;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = std::atoi(argv[++i]);
+    else names.emplace_back(argv[i]);
+  }
+  if (names.empty() || names[0] == "all")
+    names = {"fib", "nqueens", "minloop", "knapsack", "cancel", "throw", "usertypes"};
+  for (auto& n : names) run(n, repeat);
+  return failures ? 1 : 0;
+}
