@@ -10,6 +10,9 @@
 //   usertypes     inputs and outputs of user types with serialize()
 // usage: mpi_programs PROGRAM... [--repeat N]   (or "all")
 // Prints one line per program on rank 0; exits 1 on any wrong answer.
+// Failure tests (failures.py): --die R (process R kills itself with SIGKILL
+// during its first root call), --corrupt garbage|truncated (process 1 sends
+// process 0 a malformed message during its first root call).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +22,12 @@
 #include <string>
 #include <vector>
 
+#include <signal.h>
+
+#include <chrono>
+#include <thread>
+
+#include <tascell/detail/testing.hpp>
 #include <tascell/remote_error.hpp>
 #include <tascell/tascell.hpp>
 
@@ -302,13 +311,46 @@ void run(const std::string& name, int repeat) {
 
 }  // namespace
 
+// Arranges a failure 0.3 s from now, on another thread.
+void arrange_failure(int die_rank, const std::string& corrupt) {
+  if (die_rank >= 0 && tascell::rank() == die_rank) {
+    std::thread([] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      raise(SIGKILL);
+    }).detach();
+  }
+  if (!corrupt.empty() && tascell::rank() == 1) {
+    std::thread([corrupt] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      std::string bytes;
+      if (corrupt == "garbage") {
+        bytes = "this is not a message";
+      } else {
+        // A valid batch header, then a work message cut short.
+        std::uint32_t magic = 0x7A5C3E11u;
+        std::int32_t load = 1;
+        bytes.append(reinterpret_cast<const char*>(&magic), 4);
+        bytes.append(reinterpret_cast<const char*>(&load), 4);
+        bytes.push_back(2);  // work
+        bytes.append("abc");
+      }
+      tascell::detail::send_raw_for_testing(0, bytes);
+    }).detach();
+  }
+}
+
 int main(int argc, char** argv) {
   int repeat = 10;
+  int die_rank = -1;
+  std::string corrupt;
   std::vector<std::string> names;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = std::atoi(argv[++i]);
+    else if (std::strcmp(argv[i], "--die") == 0 && i + 1 < argc) die_rank = std::atoi(argv[++i]);
+    else if (std::strcmp(argv[i], "--corrupt") == 0 && i + 1 < argc) corrupt = argv[++i];
     else names.emplace_back(argv[i]);
   }
+  arrange_failure(die_rank, corrupt);
   if (names.empty() || names[0] == "all")
     names = {"fib", "nqueens", "minloop", "knapsack", "cancel", "throw", "usertypes"};
   for (auto& n : names) run(n, repeat);

@@ -24,6 +24,7 @@
 
 #include "../runtime.hpp"
 #include "registry.hpp"
+#include "tascell/detail/testing.hpp"
 #include "tascell/incumbent.hpp"
 #include "tascell/root.hpp"
 
@@ -419,3 +420,11 @@ std::vector<std::int64_t> network::take_steal_latencies() {
 }
 
 }  // namespace tascell::detail::net
+
+namespace tascell::detail {
+
+void send_raw_for_testing(int rank, std::string bytes) {
+  if (net::network* nw = runtime::get().net()) nw->send_raw(rank, std::move(bytes));
+}
+
+}  // namespace tascell::detail
