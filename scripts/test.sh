@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run calls exactly this):
 # installs what is missing, builds with -Werror, runs every test, then builds
-# and runs the runtime tests under AddressSanitizer and ThreadSanitizer.
+# and runs the runtime tests and the MPI tests under AddressSanitizer and
+# ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,7 +44,7 @@ for san in address thread; do
   echo "== runtime tests under -fsanitize=$san"
   cmake -S . -B "build/$san" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTASCELL_SANITIZE=$san \
     -DTASCELL_BUILD_BENCH=OFF -DTASCELL_BUILD_COMPILER=OFF -DTASCELL_WERROR=ON >/dev/null
-  cmake --build "build/$san" -j"$jobs" --target runtime_tests
+  cmake --build "build/$san" -j"$jobs" --target runtime_tests mpi_programs
   run_ctest "build/$san"
 done
 

@@ -85,6 +85,11 @@ network::~network() {
   shutdown_.store(true);
   wake();
   if (thread_.joinable()) thread_.join();
+  for (auto* list : {&proxies_, &spare_})
+    for (proxy* p : *list) {
+      delete p->w;
+      delete p;
+    }
 }
 
 void network::wake() {
@@ -204,6 +209,15 @@ void network::pause(unsigned& idle) {
   if (cfg_.loop == message_loop::seed) {
     timespec ts{0, 20'000};  // the seed's fixed 20 us
     nanosleep(&ts, nullptr);
+    return;
+  }
+  // An answer is due soon: a request of this process is out (its workers
+  // are idle, so the core is free), or a local worker is about to answer a
+  // request served here. Keep checking without sleeping.
+  bool expecting = asking_seq_ != 0 || !backs_.empty();
+  for (proxy* p : proxies_) expecting = expecting || p->victim != nullptr;
+  if (expecting) {
+    sched_yield();
     return;
   }
   ++idle;

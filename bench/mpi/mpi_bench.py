@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Several processes on this machine, measured side by side.
+
+1. Steal round trip between two processes (request sent -> work taken by a
+   worker, on the thief's clock), median and p99, for the seed's message
+   loop (TASCELL_MSG_LOOP=seed: one send in flight, a fixed 20 us sleep) and
+   ours (adaptive), runs interleaved.
+2. fib(35), n-queens(13) and UTS T1 with 1 process x 1 worker, 1 process x
+   2 workers and 2 processes x 1 worker (mpirun), runs interleaved; medians;
+   speedups against 1 worker; and (2 processes x 1) / (1 process x 2).
+
+usage: mpi_bench.py --build-dir build/release/bench [--reps 5] [--markdown]
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+MPIRUN = ["mpirun", "--oversubscribe", "--tag-output"]
+
+
+def run(cmd, env):
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
+    if p.returncode != 0:
+        raise SystemExit("FAILED (%d): %s\n%s%s" % (p.returncode, " ".join(cmd), p.stdout, p.stderr))
+    return p.stdout
+
+
+def percentile(xs, q):
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def steal_latency(build, reps, out):
+    prog = os.path.join(build, "mpi-steal-latency")
+    samples = {"seed": [], "adaptive": []}
+    for _ in range(reps):
+        for loop in samples:
+            text = run(MPIRUN + ["-np", "2", "-x", "TASCELL_WORKERS=1", "-x", "TASCELL_MSG_LOOP=" + loop,
+                                 prog, "27", "200"], ENV)
+            for line in text.splitlines():
+                m = re.search(r"steal_ns \d+((?: \d+)*)$", line)
+                if m:
+                    samples[loop] += [int(x) / 1000.0 for x in m.group(1).split()]
+    out.append("| message loop | steals | median (us) | p99 (us) |")
+    out.append("|---|---|---|---|")
+    for loop, xs in samples.items():
+        if not xs:
+            out.append("| %s | 0 | - | - |" % loop)
+            continue
+        out.append("| %s | %d | %.1f | %.1f |" % (loop, len(xs), statistics.median(xs), percentile(xs, 0.99)))
+
+
+def times(text):
+    # With --tag-output: "[1,0]<stdout>:result=... seconds=..."; the first
+    # repetition of each process includes start-up and is dropped.
+    per_rank = {}
+    for line in text.splitlines():
+        m = re.search(r"^(?:\[\d+,(\d+)\]<stdout>:)?result=\S+ seconds=([0-9.]+)", line)
+        if m:
+            per_rank.setdefault(m.group(1) or "0", []).append(float(m.group(2)))
+    return per_rank.get("0", [])[1:]
+
+
+def speedups(build, reps, out):
+    problems = [("fib", "fib-tascell", "35"), ("n-queens", "nqueens-tascell", "13"),
+                ("UTS T1", "uts-tascell", "T1")]
+    configs = [("1 x 1", None, "1"), ("1 x 2", None, "2"), ("2 x 1", "2", "1")]
+    out.append("| problem | 1 worker (s) | 1 process x 2 (s) | 2 processes x 1 (s) | speedup 1x2 | speedup 2x1 | 2x1 / 1x2 |")
+    out.append("|---|---|---|---|---|---|---|")
+    for name, binary, arg in problems:
+        prog = os.path.join(build, binary)
+        got = {c[0]: [] for c in configs}
+        for _ in range(reps):
+            for label, np_, workers in configs:
+                if np_:
+                    cmd = MPIRUN + ["-np", np_, "-x", "TASCELL_WORKERS=" + workers, prog, arg, "3"]
+                    got[label] += times(run(cmd, ENV))
+                else:
+                    got[label] += times(run([prog, arg, "3"], dict(ENV, TASCELL_WORKERS=workers)))
+        med = {k: statistics.median(v) for k, v in got.items()}
+        s12 = med["1 x 1"] / med["1 x 2"]
+        s21 = med["1 x 1"] / med["2 x 1"]
+        out.append("| %s %s | %.3f | %.3f | %.3f | %.2f | %.2f | %.2f |" %
+                   (name, arg, med["1 x 1"], med["1 x 2"], med["2 x 1"], s12, s21, s21 / s12))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build-dir", required=True)
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--only", choices=["latency", "speedup"])
+    args = ap.parse_args()
+    out = []
+    if args.only != "speedup":
+        steal_latency(args.build_dir, args.reps, out)
+        out.append("")
+    if args.only != "latency":
+        speedups(args.build_dir, args.reps, out)
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
