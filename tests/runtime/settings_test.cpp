@@ -58,6 +58,29 @@ TEST(Settings, BadValuesNameTheVariableTheValueAndWhatIsAllowed) {
             "tascell: bad setting TASCELL_STACK_MB=\"0\": expected a stack size in MiB from 1 to 65536");
   EXPECT_EQ(refusal("TASCELL_PIN", "2"),
             "tascell: bad setting TASCELL_PIN=\"2\": expected 0 or 1 (also yes/no, true/false, on/off)");
+  EXPECT_EQ(refusal("TASCELL_MPI", "maybe"),
+            "tascell: bad setting TASCELL_MPI=\"maybe\": expected auto (use MPI when started by mpirun), 1 or 0");
+  EXPECT_EQ(refusal("TASCELL_REMOTE_VICTIM", "nearest"),
+            "tascell: bad setting TASCELL_REMOTE_VICTIM=\"nearest\": expected loaded (the process with the "
+            "highest load heard of) or random");
+  EXPECT_EQ(refusal("TASCELL_MSG_LOOP", "fast"),
+            "tascell: bad setting TASCELL_MSG_LOOP=\"fast\": expected adaptive (batches, several sends in "
+            "flight, adaptive back-off) or seed (one send in flight, 20 us sleep)");
+  for (const char* bad : {"random", "random:0", "lifeline:x", "lifeline:65", "gossip"})
+    EXPECT_EQ(refusal("TASCELL_INCUMBENT", bad),
+              std::string("tascell: bad setting TASCELL_INCUMBENT=\"") + bad +
+                  "\": expected broadcast, random:x or lifeline:l with x, l whole numbers from 1 to 64");
+}
+
+TEST(Settings, ProcessSettingsAreRead) {
+  scoped_env a("TASCELL_MPI", "0"), b("TASCELL_REMOTE_VICTIM", "random"), c("TASCELL_MSG_LOOP", "seed"),
+      d("TASCELL_INCUMBENT", "lifeline:2");
+  settings s = settings::from_environment();
+  EXPECT_EQ(s.mpi, tascell::detail::mpi_use::off);
+  EXPECT_EQ(s.remote_victim, tascell::detail::victim_choice::random);
+  EXPECT_EQ(s.loop, tascell::detail::message_loop::seed);
+  EXPECT_EQ(s.incumbent, tascell::detail::spread::lifeline);
+  EXPECT_EQ(s.incumbent_param, 2);
 }
 
 TEST(Settings, GoodValuesAreRead) {
