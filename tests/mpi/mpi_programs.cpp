@@ -8,6 +8,7 @@
 //   cancel        a search that stops at its first solution with cancel()
 //   throw         a search that stops by throwing a registered exception type
 //   usertypes     inputs and outputs of user types with serialize()
+//   board         the bulletin board: newest writes everywhere after the call
 // usage: mpi_programs PROGRAM... [--repeat N]   (or "all")
 // Prints one line per program on rank 0; exits 1 on any wrong answer.
 // Failure tests (failures.py): --die R (process R kills itself with SIGKILL
@@ -226,6 +227,24 @@ histogram count_serial(int lo, int hi) {
   return h;
 }
 
+// --- the bulletin board: every iteration publishes its key twice (the
+// second, newer write must win everywhere) and reads its own write back ---
+tascell::board<long> notes;
+
+long fill_board(tascell::ctx c, int n) {
+  long ok = 0;
+  tascell::dowork_for(c, tascell::range(0, n), tascell::reduce<tascell::op::plus>(ok),
+                      [](tascell::ctx, std::int64_t i, long& ok) {
+                        notes.publish(static_cast<std::uint64_t>(i), -1);
+                        long x = 0;
+                        for (long k = 0; k < 200000; ++k) x += (k * i) % 7;  // some work to share
+                        notes.publish(static_cast<std::uint64_t>(i), i * i + x % 1);
+                        auto back = notes.read(static_cast<std::uint64_t>(i));
+                        if (back && *back == i * i) ++ok;
+                      });
+  return ok;
+}
+
 }  // namespace
 
 TASCELL_EXCEPTION(solution_found);
@@ -295,6 +314,18 @@ void run(const std::string& name, int repeat) {
       histogram want = count_serial(0, hi);
       want.label = "r";
       check(got == want, "usertypes", i, "histograms differ");
+    } else if (name == "board") {
+      int n = 200 + i;
+      notes.clear();
+      long ok = tascell::root(fill_board, n);
+      check(ok == n, "board", i, std::to_string(n - ok) + " writes not read back");
+      // After the root call every process holds every newest write.
+      int missing = 0;
+      for (int k = 0; k < n; ++k) {
+        auto v = notes.read(static_cast<std::uint64_t>(k));
+        if (!v || *v != static_cast<long>(k) * k) ++missing;
+      }
+      check(missing == 0, "board", i, std::to_string(missing) + " entries missing or old");
     } else {
       std::fprintf(stderr, "unknown program %s\n", name.c_str());
       std::exit(2);
@@ -352,7 +383,7 @@ int main(int argc, char** argv) {
   }
   arrange_failure(die_rank, corrupt);
   if (names.empty() || names[0] == "all")
-    names = {"fib", "nqueens", "minloop", "knapsack", "cancel", "throw", "usertypes"};
+    names = {"fib", "nqueens", "minloop", "knapsack", "cancel", "throw", "usertypes", "board"};
   for (auto& n : names) run(n, repeat);
   return failures ? 1 : 0;
 }

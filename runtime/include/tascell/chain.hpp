@@ -106,6 +106,7 @@ struct task {
   // handle for the piece there; -1 for a piece of this process.
   std::int32_t from_rank = -1;
   std::uint64_t from_handle = 0;
+  std::int64_t asked_ns = 0;  // when the request for it left (steady clock; statistics)
   virtual ~task() = default;
 };
 

@@ -1,6 +1,7 @@
 // Tascell++ runtime: the one header generated code and users include.
 #pragma once
 
+#include "tascell/board.hpp"
 #include "tascell/cancel.hpp"
 #include "tascell/chain.hpp"
 #include "tascell/clauses.hpp"
@@ -8,6 +9,7 @@
 #include "tascell/incumbent.hpp"
 #include "tascell/poll.hpp"
 #include "tascell/reduction.hpp"
+#include "tascell/remote_error.hpp"
 #include "tascell/root.hpp"
 #include "tascell/stats.hpp"
 #include "tascell/wind.hpp"

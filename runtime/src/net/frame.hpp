@@ -32,7 +32,8 @@ enum class msg : std::uint8_t {
   root_ack,        // root number, incumbents
   root_finish,     // root number, incumbents
   incumbent,       // root number, id, hops so far, value bytes
-  last = incumbent
+  board,           // root number, board id, key, stamp, value bytes
+  last = board
 };
 
 struct malformed_message : std::runtime_error {

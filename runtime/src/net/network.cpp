@@ -114,6 +114,7 @@ void network::init_mpi() {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  set_rank(rank_);
   out_.resize(static_cast<std::size_t>(size_));
   loads_.assign(static_cast<std::size_t>(size_), 0);
   check_same_binary();
@@ -363,6 +364,18 @@ bool network::take_events() {
         break;
       }
       case event::improved: spread_incumbent(e.id, e.bytes, -1, -1); break;
+      case event::published:
+        if (!in_root_) break;  // between root calls a write stays here
+        for (int r = 0; r < size_; ++r) {
+          if (r == rank_) continue;
+          writer w(begin(r, msg::board));
+          w.put(root_number_);
+          w.put(e.id);
+          w.put(e.key);
+          w.put(e.stamp);
+          w.bytes(e.bytes);
+        }
+        break;
       case event::root_begin:
         in_root_ = true;
         ++root_number_;
@@ -422,6 +435,7 @@ void network::handle(int from, reader& r) {
     case msg::root_ack: on_root_ack(from, r); return;
     case msg::root_finish: on_root_finish(from, r); return;
     case msg::incumbent: on_incumbent(from, r); return;
+    case msg::board: on_board(from, r); return;
   }
   throw malformed_message("unknown message type " + std::to_string(static_cast<int>(type)));
 }

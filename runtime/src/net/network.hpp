@@ -50,6 +50,8 @@ class network {
   void piece_cancelled(task* t);
   // An incumbent improved here: spread it.
   void incumbent_improved(std::uint64_t id, std::string value);
+  // A board was written here: send the write to every process.
+  void board_published(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string value);
   // Ends the run on every process with this message (from any thread).
   void fail(std::string cause);
 
@@ -70,11 +72,12 @@ class network {
  private:
   // One kind of event from a worker to the message thread.
   struct event {
-    enum kind_t { finished, cancelled, improved, root_begin, root_end, failure, raw } kind;
+    enum kind_t { finished, cancelled, improved, published, root_begin, root_end, failure, raw } kind;
     task* t = nullptr;
     std::uint64_t id = 0;
     int to = 0;
     std::string bytes;
+    std::uint64_t key = 0, stamp = 0;  // board writes
   };
   // A worker-like object through which the message thread asks a local
   // worker for work on behalf of another process; it then stands for the
@@ -128,6 +131,7 @@ class network {
   void on_root_ack(int from, reader& r);
   void on_root_finish(int from, reader& r);
   void on_incumbent(int from, reader& r);
+  void on_board(int from, reader& r);
 
   // Stealing.
   bool ask_local(proxy& p);  // posts p's request to a local worker
@@ -136,8 +140,9 @@ class network {
   void send_result(task* t);
   int choose_victim_rank();
   void spread_incumbent(std::uint64_t id, const std::string& value, int hops, int except);
-  std::string pack_incumbents();
-  void apply_incumbents(std::string_view bytes, int from);
+  // Incumbents and the board entries written during the root call.
+  std::string pack_shared_state();
+  void apply_shared_state(std::string_view bytes);
   proxy* new_proxy();
   void free_proxy(proxy* p);
   int load_here() const;
@@ -160,7 +165,6 @@ class network {
 
   // Pieces received for this process, waiting for a worker.
   std::atomic<task*> inbox_{nullptr};
-  std::chrono::steady_clock::time_point inbox_asked_;  // when its request left
   std::mutex lat_m_;
   std::vector<std::int64_t> latencies_;
 

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "tascell/board.hpp"
 #include "tascell/incumbent.hpp"
 #include "tascell/remote_error.hpp"
 #include "tascell/root.hpp"
@@ -54,7 +55,18 @@ incumbent_table& incumbents() {
   static incumbent_table t;
   return t;
 }
-// Incumbents are known by their distance from this object: globals of one
+struct board_table {
+  std::mutex m;
+  std::unordered_map<std::uint64_t, std::pair<void*, const board_ops*>> by_id;
+};
+board_table& boards() {
+  static board_table t;
+  return t;
+}
+std::atomic<std::uint64_t> lamport{0};
+std::atomic<int> my_rank{0};
+
+// Incumbents and boards are known by their distance from this object: globals of one
 // binary lie at the same distances from each other in every process.
 const char anchor = 0;
 std::uint64_t incumbent_id(const void* obj) {
@@ -78,6 +90,32 @@ void unregister_incumbent(void* obj) {
   incumbent_table& t = incumbents();
   std::lock_guard<std::mutex> g(t.m);
   t.by_id.erase(incumbent_id(obj));
+}
+
+std::uint64_t register_board(void* obj, const board_ops* ops) {
+  board_table& t = boards();
+  std::lock_guard<std::mutex> g(t.m);
+  std::uint64_t id = incumbent_id(obj);
+  t.by_id[id] = {obj, ops};
+  return id;
+}
+
+void unregister_board(void* obj) {
+  board_table& t = boards();
+  std::lock_guard<std::mutex> g(t.m);
+  t.by_id.erase(incumbent_id(obj));
+}
+
+std::uint64_t board_stamp() {
+  std::uint64_t clock = lamport.fetch_add(1, std::memory_order_relaxed) + 1;
+  return (clock << 16) | static_cast<std::uint64_t>(my_rank.load(std::memory_order_relaxed) & 0xffff);
+}
+
+void board_seen(std::uint64_t stamp) {
+  std::uint64_t clock = stamp >> 16;
+  std::uint64_t cur = lamport.load(std::memory_order_relaxed);
+  while (cur < clock && !lamport.compare_exchange_weak(cur, clock, std::memory_order_relaxed)) {
+  }
 }
 
 std::uint64_t register_kind(const void* kind, const char* type_name) {
@@ -209,6 +247,33 @@ std::vector<std::pair<std::uint64_t, std::string>> incumbent_values() {
   }
   return v;
 }
+
+void apply_board(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string_view value) {
+  board_seen(stamp);
+  board_table& t = boards();
+  std::pair<void*, const board_ops*> b;
+  {
+    std::lock_guard<std::mutex> g(t.m);
+    auto it = t.by_id.find(id);
+    if (it == t.by_id.end())
+      throw std::runtime_error(
+          "a write to a board this process does not have (boards must be at namespace scope)");
+    b = it->second;
+  }
+  b.second->apply(b.first, key, stamp, value);
+}
+
+std::vector<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::string>> board_writes() {
+  board_table& t = boards();
+  std::lock_guard<std::mutex> g(t.m);
+  std::vector<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::string>> out;
+  for (auto& [id, b] : t.by_id)
+    for (auto& [key, stamp, value] : b.second->take_written(b.first))
+      out.emplace_back(id, key, stamp, std::move(value));
+  return out;
+}
+
+void set_rank(int rank) { my_rank.store(rank, std::memory_order_relaxed); }
 
 }  // namespace net
 }  // namespace tascell::detail

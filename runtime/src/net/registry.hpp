@@ -7,6 +7,7 @@
 #include <exception>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -31,5 +32,13 @@ namespace tascell::detail::net {
 bool apply_incumbent(std::uint64_t id, std::string_view bytes);
 // Every registered incumbent: (id, value bytes).
 std::vector<std::pair<std::uint64_t, std::string>> incumbent_values();
+
+// Applies a write to the board with this id (newest wins). Throws
+// std::runtime_error for an unknown id.
+void apply_board(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string_view value);
+// Every board's entries written since the last call: (id, key, stamp, value).
+std::vector<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::string>> board_writes();
+// This process's rank, for board stamps (set when MPI starts).
+void set_rank(int rank);
 
 }  // namespace tascell::detail::net

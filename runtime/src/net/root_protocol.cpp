@@ -23,6 +23,11 @@ void incumbent_improved(std::uint64_t id, const void* bytes, std::size_t n) {
     nw->incumbent_improved(id, std::string(static_cast<const char*>(bytes), n));
 }
 
+void board_published(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string value) {
+  if (!spreading.load(std::memory_order_relaxed)) return;
+  if (net::network* nw = runtime::get().net()) nw->board_published(id, key, stamp, std::move(value));
+}
+
 }  // namespace tascell::detail
 
 namespace tascell::detail::net {
@@ -53,11 +58,11 @@ bool network::tend_root() {
     ack_sent_ = true;
     writer w(begin(0, msg::root_ack));
     w.put(root_number_);
-    w.bytes(pack_incumbents());
+    w.bytes(pack_shared_state());
     return true;
   }
   if (acks_ < size_ - 1) return false;
-  std::string values = pack_incumbents();
+  std::string values = pack_shared_state();
   for (int r = 1; r < size_; ++r) {
     writer w(begin(r, msg::root_finish));
     w.put(root_number_);
@@ -95,7 +100,7 @@ void network::on_root_ack(int from, reader& r) {
   std::string_view values = r.bytes("incumbents");
   if (rank_ != 0 || !in_root_ || !root_done_here_ || n != root_number_)
     throw malformed_message("an unexpected acknowledgement of root call " + std::to_string(n));
-  apply_incumbents(values, from);
+  apply_shared_state(values);
   ++acks_;
 }
 
@@ -104,7 +109,8 @@ void network::on_root_finish(int from, reader& r) {
   std::string_view values = r.bytes("incumbents");
   if (from != 0 || !in_root_ || !ack_sent_ || n != root_number_)
     throw malformed_message("an unexpected finish of root call " + std::to_string(n));
-  apply_incumbents(values, from);
+  apply_shared_state(values);
+  board_writes();  // these entries are settled: not to be sent again
   in_root_ = false;
   {
     std::lock_guard<std::mutex> g(root_m_);
@@ -179,7 +185,9 @@ void network::on_incumbent(int from, reader& r) {
     spread_incumbent(id, std::string(value), hops + 1, from);
 }
 
-std::string network::pack_incumbents() {
+// [u32 n][(u64 id, bytes value) x n]  incumbents
+// [u32 m][(u64 board, u64 key, u64 stamp, bytes value) x m]  board writes
+std::string network::pack_shared_state() {
   std::string out;
   writer w(out);
   auto values = incumbent_values();
@@ -188,21 +196,61 @@ std::string network::pack_incumbents() {
     w.put(id);
     w.bytes(bytes);
   }
+  auto writes = board_writes();
+  w.put(static_cast<std::uint32_t>(writes.size()));
+  for (auto& [id, key, stamp, value] : writes) {
+    w.put(id);
+    w.put(key);
+    w.put(stamp);
+    w.bytes(value);
+  }
   return out;
 }
 
-void network::apply_incumbents(std::string_view bytes, int from) {
-  (void)from;
+void network::apply_shared_state(std::string_view bytes) {
   reader r(bytes);
-  auto n = r.get<std::uint32_t>("an incumbent count");
-  for (std::uint32_t i = 0; i < n; ++i) {
-    auto id = r.get<std::uint64_t>("an incumbent id");
-    std::string_view v = r.bytes("an incumbent value");
-    try {
+  try {
+    auto n = r.get<std::uint32_t>("an incumbent count");
+    for (std::uint32_t i = 0; i < n; ++i) {
+      auto id = r.get<std::uint64_t>("an incumbent id");
+      std::string_view v = r.bytes("an incumbent value");
       apply_incumbent(id, v);
-    } catch (const std::runtime_error& e) {
-      throw malformed_message(e.what());
     }
+    auto m = r.get<std::uint32_t>("a board write count");
+    for (std::uint32_t i = 0; i < m; ++i) {
+      auto id = r.get<std::uint64_t>("a board id");
+      auto key = r.get<std::uint64_t>("a board key");
+      auto stamp = r.get<std::uint64_t>("a board stamp");
+      std::string_view v = r.bytes("a board value");
+      apply_board(id, key, stamp, v);
+    }
+  } catch (const malformed_message&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    throw malformed_message(e.what());
+  }
+}
+
+// --- the bulletin board ---
+
+void network::board_published(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string value) {
+  std::lock_guard<std::mutex> g(ev_m_);
+  events_.push_back({event::published, nullptr, id, 0, std::move(value), key, stamp});
+  ev_cv_.notify_one();
+}
+
+void network::on_board(int from, reader& r) {
+  (void)from;
+  auto n = r.get<std::uint64_t>("a root call number");
+  auto id = r.get<std::uint64_t>("a board id");
+  auto key = r.get<std::uint64_t>("a board key");
+  auto stamp = r.get<std::uint64_t>("a board stamp");
+  std::string_view value = r.bytes("a board value");
+  if (!in_root_ || n != root_number_) return;  // from a root call that has ended
+  try {
+    apply_board(id, key, stamp, value);
+  } catch (const std::runtime_error& e) {
+    throw malformed_message(e.what());
   }
 }
 

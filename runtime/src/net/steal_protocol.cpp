@@ -30,7 +30,8 @@ task* network::take_work(worker_impl* w, bool hungry) {
   if (t && inbox_.compare_exchange_strong(t, nullptr, std::memory_order_acq_rel)) {
     t->thief.store(w, std::memory_order_seq_cst);
     if (t->stop.load(std::memory_order_seq_cst)) w->attention.store(1, std::memory_order_release);
-    auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now() - inbox_asked_).count();
+    auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now().time_since_epoch()).count() -
+              t->asked_ns;
     {
       std::lock_guard<std::mutex> g(lat_m_);
       latencies_.push_back(ns);
@@ -122,7 +123,7 @@ void network::on_work(int from, reader& r) {
   if (seq == asking_seq_ && from == asking_rank_) {
     asking_seq_ = 0;
     refusals_ = 0;
-    inbox_asked_ = asking_since_;
+    t->asked_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(asking_since_.time_since_epoch()).count();
     inbox_.store(t, std::memory_order_release);
     // Hungry workers may be asleep in their back-off.
     rt_.wake_workers();
