@@ -86,7 +86,20 @@ runtime::runtime(settings s) : cfg_(std::move(s)) {
   if (cfg_.pin && sched_getaffinity(0, sizeof(allowed), &allowed) == 0) {
     for (int c = 0; c < CPU_SETSIZE; ++c)
       if (CPU_ISSET(c, &allowed)) cpus_.push_back(c);
-    if (static_cast<std::size_t>(cfg_.workers) > cpus_.size()) cpus_.clear();
+    // Several processes of this run on this machine that may use the same
+    // CPUs (mpirun did not bind them apart): each takes its own share, in
+    // the order of its rank on the machine, or nobody pins when there are
+    // not enough CPUs for all (the OS spreads the threads better then).
+    std::size_t share = static_cast<std::size_t>(cfg_.workers);
+    std::size_t local = net_ ? static_cast<std::size_t>(net_->local_size()) : 1;
+    if (local > 1 && cpus_.size() > share) {
+      if (cpus_.size() >= share * local)
+        cpus_.erase(cpus_.begin(),
+                    cpus_.begin() + static_cast<std::ptrdiff_t>(share * static_cast<std::size_t>(net_->local_rank())));
+      else
+        cpus_.clear();
+    }
+    if (share > cpus_.size()) cpus_.clear();
   }
   for (int i = 1; i < cfg_.workers; ++i) {
     pthread_attr_t attr;
@@ -118,6 +131,7 @@ runtime::runtime(settings s) : cfg_(std::move(s)) {
     }
     threads_.push_back(th);
   }
+  if (net_) net_->attach();
 }
 
 runtime::~runtime() {

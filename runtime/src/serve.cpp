@@ -196,6 +196,7 @@ void answer_request(worker_impl* w, ctx c, bool refuse) {
   else w->stats.requests_declined++;
   w->requester.store(nullptr, std::memory_order_release);
   r->reply.store(t ? t : refused, std::memory_order_release);
+  if (r->remote_rank >= 0) w->rt->net()->wake();  // the message thread sends it on
 }
 
 // The oldest node of the running piece that must be unwound to, or nullptr.

@@ -115,6 +115,13 @@ void network::init_mpi() {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
   set_rank(rank_);
+  MPI_Comm node;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node) ==
+      MPI_SUCCESS) {
+    MPI_Comm_rank(node, &local_rank_);
+    MPI_Comm_size(node, &local_size_);
+    MPI_Comm_free(&node);
+  }
   out_.resize(static_cast<std::size_t>(size_));
   loads_.assign(static_cast<std::size_t>(size_), 0);
   check_same_binary();
@@ -202,36 +209,42 @@ void network::thread_main() {
   MPI_Finalize();
 }
 
-// Adaptive back-off: check again at once while things happen, then yield
-// the core, then sleep on the event condition (a worker's event wakes the
-// thread at once) for a time that doubles up to a cap: short during a root
-// call, when a request may come at any moment, long between root calls.
+// Adaptive back-off. On a machine where the message thread shares a core
+// with a busy worker, a thread that yields gets the core back only at the
+// next scheduler tick (milliseconds), while a thread that sleeps is woken
+// by a timer or an event and preempts the worker at once. So:
+//  - a request of this process is out (its workers are idle): yield, and
+//    poll again as soon as the core is free;
+//  - otherwise spin a little, then sleep on the event condition, which a
+//    worker's event ends at once (an answer to a proxy, a finished piece, a
+//    hungry worker). The sleep doubles from 1 us up to a cap: 10 us while
+//    another process is idle (its request may come any moment), 100 us
+//    while all are busy, 2 ms between root calls.
 void network::pause(unsigned& idle) {
   if (cfg_.loop == message_loop::seed) {
     timespec ts{0, 20'000};  // the seed's fixed 20 us
     nanosleep(&ts, nullptr);
     return;
   }
-  // An answer is due soon: a request of this process is out (its workers
-  // are idle, so the core is free), or a local worker is about to answer a
-  // request served here. Keep checking without sleeping.
-  bool expecting = asking_seq_ != 0 || !backs_.empty();
-  for (proxy* p : proxies_) expecting = expecting || p->victim != nullptr;
-  if (expecting) {
+  bool local_due = false;
+  for (proxy* p : proxies_) local_due = local_due || p->victim != nullptr;
+  if ((asking_seq_ != 0 || !backs_.empty()) && !local_due) {
     sched_yield();
     return;
   }
   ++idle;
-  if (idle < 32) {
+  if (idle < 16) {
     for (int i = 0; i < 16; ++i) _mm_pause();
     return;
   }
-  if (idle < 64) {
-    sched_yield();
-    return;
+  long cap_us = 2000;
+  if (in_root_) {
+    cap_us = 100;
+    for (int r = 0; r < size_; ++r)
+      if (r != rank_ && loads_[static_cast<std::size_t>(r)] == 0) cap_us = 10;
   }
-  unsigned step = std::min(idle - 64, 10u);
-  long cap_us = in_root_ ? 50 : 2000;
+  if (local_due) cap_us = 10;
+  unsigned step = std::min(idle - 16, 12u);
   long us = std::min<long>(cap_us, 1L << step);
   std::unique_lock<std::mutex> g(ev_m_);
   if (!events_.empty() || shutdown_.load()) return;
@@ -241,6 +254,7 @@ void network::pause(unsigned& idle) {
 }
 
 int network::load_here() const {
+  if (!attached_.load(std::memory_order_acquire)) return 0;
   int n = 0;
   for (int i = 0; i < rt_.size(); ++i)
     if (rt_.worker(i)->busy.load(std::memory_order_relaxed)) ++n;

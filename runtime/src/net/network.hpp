@@ -37,6 +37,9 @@ class network {
 
   int rank() const { return rank_; }
   int size() const { return size_; }
+  // This process among the processes of the run on the same machine.
+  int local_rank() const { return local_rank_; }
+  int local_size() const { return local_size_; }
 
   // --- called by workers ---
   // A piece that another process sent for this one, or nullptr; a worker
@@ -54,6 +57,10 @@ class network {
   void board_published(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string value);
   // Ends the run on every process with this message (from any thread).
   void fail(std::string cause);
+  // Wakes the message thread if it sleeps (a proxy's request was answered).
+  void wake();
+  // The runtime's workers exist: the message thread may look at them.
+  void attach() { attached_.store(true, std::memory_order_release); }
 
   // --- root calls (the calling thread) ---
   void begin_root();
@@ -105,7 +112,6 @@ class network {
   void init_mpi();
   void check_same_binary();
   [[noreturn]] void fatal(const std::string& cause);
-  void wake();
 
   // The loop's steps; each returns true when it did something.
   bool receive_all();
@@ -150,6 +156,7 @@ class network {
   runtime& rt_;
   settings cfg_;
   int rank_ = 0, size_ = 1;
+  int local_rank_ = 0, local_size_ = 1;
   std::thread thread_;
   std::mutex ready_m_;
   std::condition_variable ready_cv_;
@@ -162,6 +169,7 @@ class network {
   std::vector<event> events_;
   std::atomic<bool> sleeping_{false};
   std::atomic<bool> shutdown_{false};
+  std::atomic<bool> attached_{false};
 
   // Pieces received for this process, waiting for a worker.
   std::atomic<task*> inbox_{nullptr};
