@@ -95,7 +95,7 @@ void network::on_root_done(int from, reader& r) {
   }
 }
 
-void network::on_root_ack(int from, reader& r) {
+void network::on_root_ack(int, reader& r) {
   auto n = r.get<std::uint64_t>("a root call number");
   std::string_view values = r.bytes("incumbents");
   if (rank_ != 0 || !in_root_ || !root_done_here_ || n != root_number_)
