@@ -1,7 +1,9 @@
 #include "captures.hpp"
 
+#include <map>
 #include <set>
 
+#include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 
@@ -14,7 +16,6 @@ class use_finder : public RecursiveASTVisitor<use_finder> {
  public:
   std::set<const VarDecl*> declared;
   std::vector<std::pair<const VarDecl*, const DeclRefExpr*>> uses;
-  bool this_used = false;
 
   bool VisitVarDecl(VarDecl* v) {
     declared.insert(v);
@@ -23,10 +24,6 @@ class use_finder : public RecursiveASTVisitor<use_finder> {
   bool VisitDeclRefExpr(DeclRefExpr* e) {
     if (const auto* v = llvm::dyn_cast<VarDecl>(e->getDecl()))
       if (v->hasLocalStorage() || llvm::isa<ParmVarDecl>(v)) uses.emplace_back(v, e);
-    return true;
-  }
-  bool VisitCXXThisExpr(CXXThisExpr*) {
-    this_used = true;
     return true;
   }
 };
@@ -78,25 +75,174 @@ class exit_finder : public RecursiveASTVisitor<exit_finder> {
   }
 };
 
+// Finds the uses of `this` in a statement and classifies them.
+class this_finder : public RecursiveASTVisitor<this_finder> {
+ public:
+  this_finder(const Stmt* s, ASTContext& ctx) : mutations_(*s, ctx) {}
+  this_use found;
+
+  bool VisitMemberExpr(MemberExpr* m) {
+    const auto* base = llvm::dyn_cast<CXXThisExpr>(m->getBase()->IgnoreParenImpCasts());
+    if (!base || !m->isArrow()) return true;
+    consumed_.insert(base);
+    use(m);
+    if (base->isImplicit()) implicit(m);
+    if (const auto* method = llvm::dyn_cast<CXXMethodDecl>(m->getMemberDecl())) {
+      if (!method->isStatic() && !method->isConst()) write(m);
+    } else if (const Stmt* w = mutations_.findMutation(m); w && !is_dependent_call(w, m)) {
+      write(w);
+    }
+    return true;
+  }
+  // this->x in a class template (x not known yet), and calls of overloaded
+  // member functions.
+  bool VisitCXXDependentScopeMemberExpr(CXXDependentScopeMemberExpr* m) {
+    if (!member_of_this(m, m->isImplicitAccess() ? nullptr : m->getBase(), m->isArrow())) return true;
+    if (const Stmt* w = mutations_.findMutation(m); w && !is_dependent_call(w, m)) write(w);
+    return true;
+  }
+  bool VisitUnresolvedMemberExpr(UnresolvedMemberExpr* m) {
+    if (!member_of_this(m, m->isImplicitAccess() ? nullptr : m->getBase(), m->isArrow())) return true;
+    for (const NamedDecl* d : m->decls()) {
+      const auto* f = llvm::dyn_cast<CXXMethodDecl>(d->getUnderlyingDecl());
+      if (const auto* t = llvm::dyn_cast<FunctionTemplateDecl>(d->getUnderlyingDecl()))
+        f = llvm::dyn_cast<CXXMethodDecl>(t->getTemplatedDecl());
+      if (!f || (!f->isStatic() && !f->isConst())) write(m);
+    }
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator* u) {
+    if (u->getOpcode() != UO_Deref) return true;
+    const auto* base = llvm::dyn_cast<CXXThisExpr>(u->getSubExpr()->IgnoreParenImpCasts());
+    if (!base) return true;
+    consumed_.insert(base);
+    use(u);
+    if (const Stmt* w = mutations_.findMutation(u); w && !is_dependent_call(w, u)) write(w);
+    return true;
+  }
+  bool VisitCXXThisExpr(CXXThisExpr* e) {
+    if (e->getLocation().isMacroID()) found.in_macros.push_back(e->getLocation());
+    if (e->isImplicit()) return true;  // the base of an implicit member access: VisitMemberExpr
+    found.this_tokens.push_back(e->getLocation());
+    all_.push_back(e);
+    return true;
+  }
+  bool VisitLambdaExpr(LambdaExpr* l) {
+    for (const LambdaCapture& c : l->explicit_captures()) {
+      if (!c.capturesThis()) continue;
+      if (c.getCaptureKind() == LCK_StarThis) found.star_this_captures.push_back(c.getLocation());
+      else if (l->getCaptureDefault() == LCD_ByCopy) found.copy_default_captures.push_back(c.getLocation());
+      else found.captures.push_back(c.getLocation());
+    }
+    return true;
+  }
+
+  void finish() {
+    // `this` used as a pointer value (passed, stored, captured, compared): a
+    // write when ExprMutationAnalyzer finds that what it points to may change.
+    for (const CXXThisExpr* e : all_) {
+      if (consumed_.count(e)) continue;
+      use(e);
+      if (const Stmt* w = mutations_.findPointeeMutation(e); w && !is_dependent_call(w, e)) write(w);
+    }
+  }
+
+ private:
+  // True when m accesses a member of *this (base null: implicitly); records it.
+  bool member_of_this(const Expr* m, const Expr* base, bool arrow) {
+    if (!base) {
+      use(m);
+      implicit(m);
+      return true;
+    }
+    const auto* t = llvm::dyn_cast<CXXThisExpr>(base->IgnoreParenImpCasts());
+    if (!t || !arrow) return false;
+    consumed_.insert(t);
+    use(m);
+    if (t->isImplicit()) implicit(m);
+    return true;
+  }
+  void implicit(const Expr* m) {
+    if (m->getBeginLoc().isMacroID()) found.in_macros.push_back(m->getBeginLoc());
+    else found.implicit_members.push_back(m->getBeginLoc());
+  }
+  void use(const Stmt* s) {
+    if (!found.first_use) found.first_use = s;
+  }
+  void write(const Stmt* s) {
+    if (!found.write) found.write = s;
+  }
+
+  ExprMutationAnalyzer mutations_;
+  std::set<const CXXThisExpr*> consumed_;
+  std::vector<const CXXThisExpr*> all_;
+};
+
 }  // namespace
+
+namespace {
+bool contains(const Stmt* s, const Stmt* x) {
+  if (s == x) return true;
+  for (const Stmt* c : s->children())
+    if (c && contains(c, x)) return true;
+  return false;
+}
+}  // namespace
+
+bool is_dependent_call(const Stmt* m, const Expr* use) {
+  if (llvm::isa_and_nonnull<CXXUnresolvedConstructExpr>(m)) return true;
+  if (const auto* b = llvm::dyn_cast_or_null<BinaryOperator>(m); b && b->isTypeDependent())
+    return !(b->isAssignmentOp() && use && contains(b->getLHS(), use));
+  if (const auto* u = llvm::dyn_cast_or_null<UnaryOperator>(m); u && u->isTypeDependent())
+    return !(u->isIncrementDecrementOp() && use && contains(u->getSubExpr(), use));
+  const auto* c = llvm::dyn_cast_or_null<CallExpr>(m);
+  if (!c) return false;
+  if (const FunctionDecl* f = c->getDirectCallee()) {
+    // A known function called with a dependent result or argument (a member
+    // function of a class template, say): the analyzer assumes every
+    // argument is written; only a non-const reference parameter is.
+    if (llvm::isa<CXXOperatorCallExpr>(c) || !(c->isTypeDependent() || c->isValueDependent()) || !use) return false;
+    for (unsigned i = 0; i < c->getNumArgs(); ++i) {
+      if (!contains(c->getArg(i), use)) continue;
+      if (i >= f->getNumParams()) return false;
+      QualType t = f->getParamDecl(i)->getType();
+      return !(t->isReferenceType() && !t.getNonReferenceType().isConstQualified());
+    }
+    return false;
+  }
+  if (const auto* op = llvm::dyn_cast<CXXOperatorCallExpr>(c)) {
+    // An operator on operands of dependent types: only an assignment or an
+    // increment writes, and only its left operand.
+    bool writes = op->isAssignmentOp() || op->getOperator() == OO_PlusPlus || op->getOperator() == OO_MinusMinus;
+    return !(writes && op->getNumArgs() > 0 && use && contains(op->getArg(0), use));
+  }
+  const Expr* callee = c->getCallee()->IgnoreParenImpCasts();
+  return llvm::isa<UnresolvedLookupExpr>(callee) || llvm::isa<UnresolvedMemberExpr>(callee) ||
+         llvm::isa<CXXDependentScopeMemberExpr>(callee) || callee->isTypeDependent();
+}
 
 std::vector<captured_var> free_variables(const Stmt* s, ASTContext& ctx) {
   use_finder f;
   f.TraverseStmt(const_cast<Stmt*>(s));
   std::vector<captured_var> out;
-  std::set<const VarDecl*> seen;
+  std::map<const VarDecl*, std::size_t> index;
   ExprMutationAnalyzer mutations(*s, ctx);
   for (auto [v, e] : f.uses) {
-    if (f.declared.count(v) || !seen.insert(v).second) continue;
-    out.push_back({v, e, mutations.findMutation(v)});
+    if (f.declared.count(v)) continue;
+    auto [it, fresh] = index.emplace(v, out.size());
+    if (fresh) out.push_back({v, e, nullptr});
+    captured_var& u = out[it->second];
+    if (u.write) continue;
+    if (const Stmt* w = mutations.findMutation(e); w && !is_dependent_call(w, e)) u.write = w;
   }
   return out;
 }
 
-bool uses_this(const Stmt* s) {
-  use_finder f;
+this_use find_this(const Stmt* s, ASTContext& ctx) {
+  this_finder f(s, ctx);
   f.TraverseStmt(const_cast<Stmt*>(s));
-  return f.this_used;
+  f.finish();
+  return f.found;
 }
 
 exits find_exits(const Stmt* s) {

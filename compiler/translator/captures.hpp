@@ -17,11 +17,32 @@ struct captured_var {
 };
 
 // Variables with automatic storage declared outside `s` and used inside it,
-// in order of first use. Globals and statics are not captured.
+// in order of first use. Globals and statics are not captured. In a
+// template, passing a variable to a call that depends on a template
+// parameter does not count as a write (ExprMutationAnalyzer assumes it
+// does); if the call does take it by non-const reference, the instantiation
+// fails to compile (the piece receives it as const).
 std::vector<captured_var> free_variables(const clang::Stmt* s, clang::ASTContext& ctx);
 
-// True when `this` is used in s (a member function's object).
-bool uses_this(const clang::Stmt* s);
+// How s uses `this`, which a part or a loop body captures like a variable
+// (`*this`), and the places the lowering must rewrite so that the body uses
+// the captured object instead: explicit `this` tokens (renamed in place),
+// implicit member accesses `x` (prefixed), and `[this]` captures of nested
+// lambdas (renamed in place).
+struct this_use {
+  const clang::Stmt* first_use = nullptr;  // nullptr: `this` is not used
+  const clang::Stmt* write = nullptr;      // a member written, a non-const member function called, ...
+  std::vector<clang::SourceLocation> this_tokens, implicit_members, captures;
+  std::vector<clang::SourceLocation> copy_default_captures;  // `this` in [=, this]
+  std::vector<clang::SourceLocation> star_this_captures;  // [*this]: not supported
+  std::vector<clang::SourceLocation> in_macros;           // `this` or an implicit member access in a macro
+};
+this_use find_this(const clang::Stmt* s, clang::ASTContext& ctx);
+
+// True when `m`, the mutation of `use` ExprMutationAnalyzer found, is only
+// a call or an operator it could not resolve (in a template), with `use` not
+// the left operand of an assignment: not known to be a write.
+bool is_dependent_call(const clang::Stmt* m, const clang::Expr* use);
 
 // Statements that leave `s` in a way a piece of work cannot: return and goto
 // anywhere; break and continue not inside a loop (or switch, for break) of

@@ -105,8 +105,29 @@ class collector : public RecursiveASTVisitor<collector> {
   bool VisitCallExpr(CallExpr* c) {
     if (!src_.in_main_file(c->getBeginLoc())) return true;
     const FunctionDecl* callee = c->getDirectCallee();
-    if (!callee) return true;
     bool in_task = is_task_function(current_function());
+    if (!callee) {
+      // In a template, a call that depends on a template parameter names
+      // its candidates only: it is a call of a worker function when they are.
+      int tasks = 0, others = 0;
+      const Expr* e = c->getCallee()->IgnoreParenImpCasts();
+      auto count = [&](const NamedDecl* d) {
+        d = d->getUnderlyingDecl();
+        if (const auto* t = llvm::dyn_cast<FunctionTemplateDecl>(d)) d = t->getTemplatedDecl();
+        if (const auto* f = llvm::dyn_cast<FunctionDecl>(d)) ++(is_task_function(f) ? tasks : others);
+      };
+      if (const auto* u = llvm::dyn_cast<UnresolvedLookupExpr>(e))
+        for (const NamedDecl* d : u->decls()) count(d);
+      else if (const auto* m = llvm::dyn_cast<UnresolvedMemberExpr>(e))
+        for (const NamedDecl* d : m->decls()) count(d);
+      if (tasks > 0 && others > 0)
+        diag_.error(src_.pos(c->getBeginLoc()),
+                    "this call may resolve to a @task function or to an ordinary one, depending on the template "
+                    "arguments: give them different names");
+      else if (tasks > 0)
+        out_.calls.push_back({c, !in_task});
+      return true;
+    }
     if (is_task_function(callee)) {
       out_.calls.push_back({c, !in_task});
       return true;
@@ -157,6 +178,23 @@ constructs collect(const source& src, diagnostics& diag) {
   for (auto& d : out.doworks) ranges.emplace_back(src.offset(d.stmt->getBeginLoc()), src.end_of_stmt(d.body));
   for (auto& w : out.winds) ranges.emplace_back(src.offset(w.stmt->getBeginLoc()), src.end_of_stmt(w.body));
   assign_depths(out.doworks, ranges, src);
+  // Pieces that may run elsewhere: parts after the first and loop bodies.
+  std::vector<std::pair<const FunctionDecl*, std::pair<std::size_t, std::size_t>>> pieces;
+  for (auto& d : out.doworks) {
+    if (const auto* c = llvm::dyn_cast<CompoundStmt>(d.body)) {
+      for (unsigned i = 1; i < c->size(); ++i) {
+        const Stmt* p = c->body_begin()[i];
+        pieces.push_back({d.function, {src.offset(p->getBeginLoc()), src.end_of_stmt(p)}});
+      }
+    } else if (const auto* f = llvm::dyn_cast<ForStmt>(d.body)) {
+      pieces.push_back({d.function, {src.offset(f->getBody()->getBeginLoc()), src.end_of_stmt(f->getBody())}});
+    }
+  }
+  for (auto& d : out.doworks) {
+    std::size_t b = src.offset(d.stmt->getBeginLoc()), e = src.end_of_stmt(d.body);
+    for (auto& [f, r] : pieces)
+      if (f == d.function && r.first <= b && e <= r.second) d.in_piece = true;
+  }
   assign_depths(out.winds, ranges, src);
   return out;
 }

@@ -37,6 +37,9 @@ struct dowork_site {
   const clang::FunctionDecl* function;  // enclosing function
   marker_site marker;
   int depth = 0;  // how many constructs enclose it
+  // Inside a part after the first or a loop body of another @dowork of the
+  // same function: there `this` is not available (the piece uses `_tth`).
+  bool in_piece = false;
 };
 
 struct wind_site {

@@ -2,6 +2,7 @@
 // --serial, erasing it). One function per construct; they only add edits.
 #pragma once
 
+#include <set>
 #include <string>
 
 #include "clauses.hpp"
@@ -20,6 +21,9 @@ struct lowering {
   diagnostics& diag;
   edit_list& edits;
   bool serial;
+  // Offsets where a use of `this` has been rewritten for a piece (nested
+  // @dowork statements find the same uses).
+  std::set<std::size_t> this_rewritten = {};
 
   // The type of a captured variable as a piece receives it (references
   // dropped: a reference is captured as a copy of what it refers to).

@@ -6,6 +6,7 @@
 #include "captures.hpp"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/Support/raw_ostream.h"
 #include "lower.hpp"
 
 namespace tascell::translator {
@@ -16,6 +17,7 @@ using clang::VarDecl;
 // One clause of a piece and the parameter its body receives.
 struct piece_clause {
   std::string clause, param;
+  std::string prologue = {};  // a declaration the body needs first
 };
 
 bool is_pointer(const VarDecl* v) { return v->getType().getNonReferenceType()->isPointerType(); }
@@ -38,6 +40,12 @@ std::string param_list_text(const std::vector<piece_clause>& cs) {
   return out;
 }
 
+std::string prologue_text(const std::vector<piece_clause>& cs) {
+  std::string out;
+  for (const auto& c : cs) out += c.prologue;
+  return out;
+}
+
 // The options argument: if(...) and priority(...).
 std::string options_text(const clause_list& cl) {
   if (!cl.priority.empty()) {
@@ -49,10 +57,24 @@ std::string options_text(const clause_list& cl) {
   return "";
 }
 
+// True when the part is only `x = expr;` with x not in expr: what x held
+// before does not matter to the part (it need not be copied in).
+bool only_assigns(const clang::Stmt* part, const VarDecl* v) {
+  const auto* e = llvm::dyn_cast_or_null<clang::Expr>(part);
+  const auto* a = e ? llvm::dyn_cast<clang::BinaryOperator>(e->IgnoreImplicit()->IgnoreParens()) : nullptr;
+  if (!a || a->getOpcode() != clang::BO_Assign) return false;
+  const auto* lhs = llvm::dyn_cast<clang::DeclRefExpr>(a->getLHS()->IgnoreParens());
+  if (!lhs || lhs->getDecl() != v) return false;
+  for (const auto& u : free_variables(a->getRHS(), v->getASTContext()))
+    if (u.var == v) return false;
+  return true;
+}
+
 // A variable used by a piece that may run on another worker: how it travels.
-// Returns false (after an error) when it cannot.
+// Returns false (after an error) when it cannot. `part`: the part (after the
+// first) it is used by, or nullptr in a loop body.
 bool travel(lowering& l, const captured_var& u, const clause_list& cl, bool written,
-            std::vector<piece_clause>& out, const char* where) {
+            std::vector<piece_clause>& out, const char* where, const clang::Stmt* part = nullptr) {
   const VarDecl* v = u.var;
   std::string name = v->getNameAsString();
   std::string type = l.value_type(v);
@@ -61,6 +83,41 @@ bool travel(lowering& l, const captured_var& u, const clause_list& cl, bool writ
       out.push_back({"tascell::reduce<" + reduction_op_type(r.op) + ">(" + name + ")", type + "& " + name});
       return true;
     }
+  clang::ASTContext& ctx = l.src.ast();
+  clang::QualType vt = v->getType().getNonReferenceType();
+  if (vt->isArrayType()) {
+    // A C array travels as a copy of its elements (copy, or copyout when
+    // this part writes it), and the body sees an array of the same type
+    // over the piece's copy: `a` stays an array (sizeof, range for).
+    const auto* at = ctx.getAsConstantArrayType(vt);
+    if (!at) {
+      l.diag.error(l.src.pos(u.first_use->getBeginLoc()),
+                   "array '" + name + "' of unknown size is used " + where + ": only arrays of known size are copied");
+      return false;
+    }
+    clang::PrintingPolicy pp(ctx.getLangOpts());
+    pp.SuppressTagKeyword = true;
+    pp.Bool = true;
+    clang::QualType elem = ctx.getBaseElementType(vt);
+    if (!written) elem.addConst();
+    std::string etype = elem.getAsString(pp);
+    std::string count = std::to_string(ctx.getConstantArrayElementCount(at));
+    clang::QualType whole = written || ctx.getBaseElementType(vt).isConstQualified()
+                                ? vt
+                                : ctx.getQualifiedType(vt, clang::Qualifiers::fromCVRMask(clang::Qualifiers::Const));
+    std::string ptype;
+    llvm::raw_string_ostream os(ptype);
+    ctx.getPointerType(whole).print(os, pp);
+    std::string param = "_tarr_" + name;
+    std::string first = llvm::isa<clang::ConstantArrayType>(at->getElementType().getCanonicalType().getTypePtr())
+                            ? "reinterpret_cast<" + etype + "*>(" + name + ")"
+                            : name;
+    out.push_back({std::string(written ? "tascell::copyout(" : "tascell::copy(") + first + ", 0, " + count + ")",
+                   etype + "* " + param,
+                   std::string(written ? "auto& " : "const auto& ") + name + " = *reinterpret_cast<" + os.str() +
+                       ">(" + param + "); "});
+    return true;
+  }
   if (is_pointer(v)) {
     if (const auto* s = find_section(cl.copies, name)) {
       out.push_back({"tascell::copy(" + name + ", " + s->lo + ", " + s->len + ")", type + " " + name});
@@ -80,10 +137,67 @@ bool travel(lowering& l, const captured_var& u, const clause_list& cl, bool writ
     return false;
   }
   if (written) {
+    // Unless the part only assigns it, it may read what the variable held
+    // (x += 1, or an assignment under a condition): it is copied in too.
+    // Where the part runs on its owner both refer to the variable itself.
+    if (!part || !only_assigns(part, v))
+      out.push_back({"tascell::in(" + name + ")", "const " + type + "& _tin_" + name,
+                     "if (__builtin_addressof(" + name + ") != __builtin_addressof(_tin_" + name + ")) " + name +
+                         " = _tin_" + name + "; "});
     out.push_back({"tascell::out(" + name + ")", type + "& " + name});
     return true;
   }
   out.push_back({"tascell::in(" + name + ")", "const " + type + "& " + name});
+  return true;
+}
+
+// How a piece that may run elsewhere uses *this: as an input (a copy), or,
+// when it writes members, as an input and an output (copied back at the
+// join). The body sees the object through `_tth`, a pointer to the piece's
+// copy: explicit `this` tokens are renamed (same length: columns stay),
+// implicit member accesses `x` become `_tth->x`, `[this]` captures become
+// `[_tth]` (`[=, _tth = _tth]` after `=`). Returns false (after an error) when it cannot.
+bool travel_this(lowering& l, const dowork_site& d, const this_use& t, bool written, std::vector<piece_clause>& cs,
+                 std::string& prologue) {
+  bool ok = true;
+  for (auto at : t.star_this_captures) {
+    l.diag.error(l.src.pos(at), "a lambda capturing [*this] inside a piece of @dowork is not supported: "
+                                "capture [this] (the piece already works on its own copy of *this)");
+    ok = false;
+  }
+  for (auto at : t.in_macros) {
+    l.diag.error(l.src.pos(at), "'this' or a member used inside a macro cannot be used in a piece of @dowork "
+                                "(the translator rewrites them to use the piece's copy of *this)");
+    ok = false;
+  }
+  if (written)
+    if (const auto* m = llvm::dyn_cast_or_null<clang::CXXMethodDecl>(d.function); m && m->isConst()) {
+      l.diag.error(l.src.pos(t.write->getBeginLoc()),
+                   "a mutable member is written by a part of @dowork in a const member function: not supported");
+      ok = false;
+    }
+  if (!ok) return false;
+  std::string obj = d.in_piece ? "*_tth" : "*this";
+  std::string type = "std::remove_cvref_t<decltype(*this)>";
+  if (written) {
+    cs.push_back({"tascell::in(" + obj + ")", "const " + type + "& _tself_in"});
+    cs.push_back({"tascell::out(" + obj + ")", type + "& _tself"});
+    prologue = "if (__builtin_addressof(_tself) != __builtin_addressof(_tself_in)) _tself = _tself_in; "
+               "[[maybe_unused]] auto* const _tth = __builtin_addressof(_tself); ";
+  } else {
+    cs.push_back({"tascell::in(" + obj + ")", "const " + type + "& _tself"});
+    prologue = "[[maybe_unused]] const auto* const _tth = __builtin_addressof(_tself); ";
+  }
+  if (l.serial) return true;
+  // [=, _tth] would capture explicitly what = captures: an init-capture.
+  for (auto at : t.copy_default_captures)
+    if (l.this_rewritten.insert(l.src.offset(at)).second) l.edits.replace(l.src.offset(at), 4, "_tth = _tth", 1000);
+  for (auto at : t.this_tokens)
+    if (l.this_rewritten.insert(l.src.offset(at)).second) l.edits.replace(l.src.offset(at), 4, "_tth", 1000);
+  for (auto at : t.captures)
+    if (l.this_rewritten.insert(l.src.offset(at)).second) l.edits.replace(l.src.offset(at), 4, "_tth", 1000);
+  for (auto at : t.implicit_members)
+    if (l.this_rewritten.insert(l.src.offset(at)).second) l.edits.insert_open(l.src.offset(at), "_tth->", 1000);
   return true;
 }
 
@@ -123,11 +237,26 @@ void lower_parts(lowering& l, const dowork_site& d, const clang::CompoundStmt* b
     for (auto& [i, u] : list)
       if (u != writer) l.diag.note(l.src.pos(u->first_use->getBeginLoc()), "also used by this part");
   }
+  // *this is captured like a variable.
+  std::vector<this_use> this_uses;
+  for (const auto* p : parts) this_uses.push_back(find_this(p, l.src.ast()));
+  {
+    std::vector<std::size_t> users;
+    const this_use* writer = nullptr;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+      if (this_uses[i].first_use) {
+        users.push_back(i);
+        if (this_uses[i].write && !writer) writer = &this_uses[i];
+      }
+    if (users.size() >= 2 && writer) {
+      ok = false;
+      l.diag.error(l.src.pos(writer->write->getBeginLoc()),
+                   "data race: a member of '*this' is written by one part of @dowork and '*this' is used by another");
+      for (std::size_t i : users)
+        if (&this_uses[i] != writer) l.diag.note(l.src.pos(this_uses[i].first_use->getBeginLoc()), "also used by this part");
+    }
+  }
   for (std::size_t i = 0; i < parts.size(); ++i) report_exits(l, parts[i], "a part of @dowork", false);
-  for (std::size_t i = 1; i < parts.size(); ++i)
-    if (uses_this(parts[i]))
-      l.diag.error(l.src.pos(parts[i]->getBeginLoc()),
-                   "a part of @dowork after the first uses 'this': member @task functions are not lowered yet");
 
   l.erase_marker(d.marker, d.depth);
   if (l.serial || !ok || parts.empty()) return;
@@ -143,12 +272,16 @@ void lower_parts(lowering& l, const dowork_site& d, const clang::CompoundStmt* b
       close = " }";
     } else {
       std::vector<piece_clause> cs;
+      std::string prologue;
+      if (this_uses[i].first_use &&
+          !travel_this(l, d, this_uses[i], this_uses[i].write != nullptr, cs, prologue))
+        return;
       for (const auto& u : uses[i]) {
         bool written = u.write != nullptr;
-        if (!travel(l, u, cl, written, cs, "by a part of @dowork")) return;
+        if (!travel(l, u, cl, written, cs, "by a part of @dowork", parts[i])) return;
       }
       open = "tascell::part(" + clause_list_text(cs) + "[]([[maybe_unused]] tascell::ctx " + ctx_name +
-             param_list_text(cs) + ") { ";
+             param_list_text(cs) + ") { " + prologue + prologue_text(cs);
       close = " })";
     }
     if (i + 1 < parts.size()) close += ", ";
@@ -246,11 +379,18 @@ void lower_loop(lowering& l, const dowork_site& d, const clang::ForStmt* f, cons
   for (const auto& r : cl.reductions)
     if (!used.count(r.var))
       l.diag.error(r.at, "reduction variable '" + r.var + "' is not used in the loop");
-  if (uses_this(body)) {
-    l.diag.error(l.src.pos(body->getBeginLoc()),
-                 "the body of @dowork for uses 'this': member @task functions are not lowered yet");
+  this_use t = find_this(body, l.src.ast());
+  std::vector<piece_clause> this_cs;
+  std::string prologue;
+  if (t.write) {
+    l.diag.error(l.src.pos(t.write->getBeginLoc()),
+                 "a member of '*this' is written in the body of @dowork for: iterations may run in parallel; "
+                 "accumulate into a local variable named in a reduction clause");
     ok = false;
+  } else if (t.first_use && ok) {
+    ok = travel_this(l, d, t, false, this_cs, prologue);
   }
+  cs.insert(cs.begin(), this_cs.begin(), this_cs.end());
   exits x = find_exits(body);
   report_exits(l, body, "the body of @dowork for", true);
   ok = ok && x.returns.empty() && x.gotos.empty() && x.breaks.empty();
@@ -263,7 +403,7 @@ void lower_loop(lowering& l, const dowork_site& d, const clang::ForStmt* f, cons
                      "tascell::range::canonical(" + loop.first + ", " + loop.bound + ", " + loop.step +
                      ", tascell::cmp::" + loop.cmp + "), " + clause_list_text(cs) + "[]([[maybe_unused]] tascell::ctx " +
                      ctx_name + ", std::int64_t _ti" + param_list_text(cs) + ") { [[maybe_unused]] " + type + " " + name +
-                     " = static_cast<" + type + ">(_ti); ";
+                     " = static_cast<" + type + ">(_ti); " + prologue + prologue_text(cs);
   std::size_t b = l.src.offset(f->getForLoc()), e = l.src.offset(f->getRParenLoc()) + 1;
   l.edits.replace(b, e - b, head, d.depth);
   l.edits.insert_close(l.src.end_of_stmt(body), " });", d.depth);

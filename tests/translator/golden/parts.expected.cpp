@@ -16,10 +16,22 @@
                                       tascell::dowork(_tc, tascell::priority([&] { return static_cast<std::int64_t>(-depth); }, static_cast<bool>(n > 10)), 
     [&]([[maybe_unused]] tascell::ctx _tc) { x = fib(_tc, n); }, 
     tascell::part(tascell::out(y), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& y, const int& n) { y = fib(_tc, n + 1); }), 
-    tascell::part(tascell::in(n), tascell::out(z), []([[maybe_unused]] tascell::ctx _tc, const int& n, long& z) { {
+    tascell::part(tascell::in(n), tascell::in(z), tascell::out(z), []([[maybe_unused]] tascell::ctx _tc, const int& n, const long& _tin_z, long& z) { if (__builtin_addressof(z) != __builtin_addressof(_tin_z)) z = _tin_z; {
       long t = fib(_tc, n + 2);
       z = t * 2;
     } })
   );
   return x + y + z;
 } long three(tascell::ctx _tc, int _tp0, int _tp1) { return three__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1)); }
+
+// A part that reads what it writes (or writes it only sometimes) gets the
+// variable copied in as well as back.
+      long bump(tascell::ctx, int); static inline long bump__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
+  long x = n, y = 0, z = 1;
+          tascell::dowork(_tc, 
+    [&]([[maybe_unused]] tascell::ctx _tc) { y = fib(_tc, n); }, 
+    tascell::part(tascell::in(x), tascell::out(x), []([[maybe_unused]] tascell::ctx _tc, const long& _tin_x, long& x) { if (__builtin_addressof(x) != __builtin_addressof(_tin_x)) x = _tin_x; x += 1; }), 
+    tascell::part(tascell::in(n), tascell::in(z), tascell::out(z), []([[maybe_unused]] tascell::ctx _tc, const int& n, const long& _tin_z, long& z) { if (__builtin_addressof(z) != __builtin_addressof(_tin_z)) z = _tin_z; if (n > 3) z = fib(_tc, n - 3); })
+  );
+  return x + y + z;
+} long bump(tascell::ctx _tc, int _tp0) { return bump__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }

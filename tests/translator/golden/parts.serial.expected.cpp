@@ -34,3 +34,15 @@ template <class T, class U> inline bool tascell_serial_improve_max(T& best, cons
   } }
   return x + y + z;
 }
+
+// A part that reads what it writes (or writes it only sometimes) gets the
+// variable copied in as well as back.
+      long bump(int n) {
+  long x = n, y = 0, z = 1;
+          {
+    y = fib(n);
+    x += 1;
+    if (n > 3) z = fib(n - 3);
+  }
+  return x + y + z;
+}

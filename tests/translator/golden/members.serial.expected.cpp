@@ -1,0 +1,83 @@
+namespace tascell {
+inline void cancel() {}
+inline bool cancelled() { return false; }
+}
+template <class T, class U> inline bool tascell_serial_improve_min(T& best, const U& v) {
+  if (v < best) { best = static_cast<T>(v); return true; }
+  return false;
+}
+template <class T, class U> inline bool tascell_serial_improve_max(T& best, const U& v) {
+  if (best < v) { best = static_cast<T>(v); return true; }
+  return false;
+}
+#line 1 "members.tcpp"
+// Member @task functions: *this captured like a variable by pieces that may
+// run elsewhere (a copy when read, copied in and back when one part writes).
+#include <vector>
+
+struct Grid {
+  std::vector<long> cells;
+  long scale = 2;
+  long updates = 0;
+
+        long sum(int lo, int hi) const;  // defined out of class
+        long scaled(int n) const {       // in class; a loop body reading members
+    long s = 0;
+                           
+    for (int i = 0; i < n; ++i) s += cells[i] * this->scale;
+    return s;
+  }
+        void touch(int k);               // non-const: a part writes members
+        long nested(int n) const {       // a @dowork inside a piece
+    long a = 0, b = 0;
+            {
+      a = sum(0, n);
+      {
+        long c = 0, d = 0;
+                {
+          c = scale;
+          d = [&, this] { return scaled(n); }() + [=, this] { return scale; }();
+        }
+        b = c + d;
+      }
+    }
+    return a + b;
+  }
+};
+
+      long Grid::sum(int lo, int hi) const {
+  if (hi - lo < 2) return lo < hi ? cells[lo] : 0;
+  int mid = (lo + hi) / 2;
+  long a = 0, b = 0;
+          {
+    a = sum(lo, mid);
+    b = this->sum(mid, hi);
+  }
+  return a + b;
+}
+
+      void Grid::touch(int k) {
+  long extra = 0;
+          {
+    extra = k;
+    {
+      scale += k;
+      ++updates;
+    }
+  }
+  updates += extra;
+}
+
+      long through(const Grid& g, const Grid* p, int n) {
+  long a = 0, b = 0;
+                    {
+    a = g.sum(0, n);
+    b = p->scaled(n);
+  }
+  return a + b;
+}
+
+long root_calls(Grid& g) {
+  g.touch(1);
+  return g.sum(0, 4) + through(g, &g, 4);
+}
