@@ -194,9 +194,11 @@ void answer_request(worker_impl* w, ctx c, bool refuse) {
   }
   if (t) w->stats.requests_served++;
   else w->stats.requests_declined++;
+  // Read before the reply: once it is out, the message thread may reuse r.
+  bool proxy = r->remote_rank >= 0;
   w->requester.store(nullptr, std::memory_order_release);
   r->reply.store(t ? t : refused, std::memory_order_release);
-  if (r->remote_rank >= 0) w->rt->net()->wake();  // the message thread sends it on
+  if (proxy) w->rt->net()->wake();  // the message thread sends it on
 }
 
 // The oldest node of the running piece that must be unwound to, or nullptr.

@@ -211,7 +211,6 @@ network::proxy* network::new_proxy() {
     p->w = new worker_impl;
     p->w->id = -1;
   }
-  p->w->remote_rank = 0;
   proxies_.push_back(p);
   return p;
 }
