@@ -1,6 +1,9 @@
 // Joins: waiting for the pieces of a @dowork that were given away, without
 // idling (steal back from the thief, take other work), then merging them.
 #include "net/network.hpp"
+#include <algorithm>
+#include <chrono>
+
 #include "runtime.hpp"
 #include "tascell/detail/entry.hpp"
 #include "worker.hpp"
@@ -38,9 +41,20 @@ bool help(worker_impl* w, ctx c, point_aux* a, bool may_unwind) {
   for (task* t = a->given; t; t = t->next_given) {
     if (t->merged || t->done.load(std::memory_order_acquire)) continue;
     auto* thief = static_cast<worker_impl*>(t->thief.load(std::memory_order_acquire));
+    // A thief in another process: each try is a message round trip that
+    // interrupts the worker running the piece there, so after a refusal the
+    // next try waits, 20 us and twice as long each time up to 1 ms.
+    bool remote = thief && thief->remote_rank >= 0;
+    auto now = std::chrono::steady_clock::now();
+    if (remote && now < w->next_remote_back) break;
     if (task* u = request(w, c, thief, t)) {  // steal back
+      w->remote_back_refusals = 0;
       run_task(w, c, u);
       return true;
+    }
+    if (remote) {
+      unsigned k = std::min(w->remote_back_refusals++, 6u);
+      w->next_remote_back = now + std::chrono::microseconds(20L << k);
     }
     break;
   }
@@ -95,6 +109,7 @@ struct wait_scope {
 task* join(ctx c, spawn_point& p) {
   worker_impl* w = impl(c);
   point_aux* a = w->aux_stack.back();
+  w->remote_back_refusals = 0;
   a->at_join = true;
   wait_scope ws(w);
   try {

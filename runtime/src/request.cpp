@@ -48,6 +48,9 @@ task* request(worker_impl* w, ctx here, worker_impl* v, task* wanted) {
     return nullptr;  // someone else is asking this victim
   w->stats.requests_sent++;
   v->attention.store(1, std::memory_order_release);
+  // A victim that waits at a join may be napping in its back-off: it
+  // answers when it wakes.
+  w->rt->wake_workers();
   task* t;
   unsigned spins = 0;
   while ((t = w->reply.load(std::memory_order_acquire)) == no_reply) {

@@ -86,6 +86,10 @@ struct worker_impl : worker {
   activity act = activity::idle;
   std::chrono::steady_clock::time_point since;
   int depth = 0;  // pieces running nested on this worker
+  // Steal-back from another process: refusals in a row, and no new try
+  // before this time.
+  unsigned remote_back_refusals = 0;
+  std::chrono::steady_clock::time_point next_remote_back{};
 
   void set_activity(activity a) {
     auto now = std::chrono::steady_clock::now();

@@ -12,11 +12,10 @@
 
 #include <mpi.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <time.h>
-
-#include <immintrin.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -196,6 +195,9 @@ void ask_for_short_slice() {
   attr.sched_policy = 0;            // SCHED_OTHER
   attr.sched_runtime = 100'000;     // the slice: 100 us, the shortest allowed
   syscall(SYS_sched_setattr, 0, &attr, 0u);
+  // Timers of ordinary threads may fire up to 50 us late (timer slack), so
+  // a 5 us sleep took 55: ask for 1 us.
+  prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
 }
 }  // namespace
 
@@ -210,7 +212,6 @@ void network::thread_main() {
   if (!init_error_.empty()) return;
   if (size_ > 1) spreading.store(true);
 
-  unsigned idle = 0;
   while (!shutdown_.load(std::memory_order_acquire)) {
     bool progress = false;
     progress |= receive_all();
@@ -220,8 +221,7 @@ void network::thread_main() {
     progress |= tend_root();
     progress |= flush();
     progress |= reap_sends();
-    if (progress) idle = 0;
-    else pause(idle);
+    if (!progress) pause();
   }
   // At exit: let the last sends complete, then leave MPI together.
   flush();
@@ -235,48 +235,51 @@ void network::thread_main() {
   MPI_Finalize();
 }
 
-// Adaptive back-off. On a machine where the message thread shares a core
-// with a busy worker, a thread that yields gets the core back only at the
-// next scheduler tick (milliseconds), while a thread that sleeps is woken
-// by a timer or an event and preempts the worker at once. So:
-//  - a request of this process is out (its workers are idle): yield, and
-//    poll again as soon as the core is free;
-//  - otherwise spin a little, then sleep on the event condition, which a
-//    worker's event ends at once (an answer to a proxy, a finished piece, a
-//    hungry worker). The sleep doubles from 1 us up to a cap: 10 us while
-//    another process is idle (its request may come any moment), 100 us
-//    while all are busy, 2 ms between root calls.
-void network::pause(unsigned& idle) {
+// Back-off when a turn of the loop found nothing to do. Measured on this
+// machine (2 cores; a message thread shares its core with a worker):
+//  - yielding does not give the core back to a busy worker reliably (the
+//    scheduler may pick the yielding thread again), and every wake-up of
+//    the message thread preempts the worker;
+//  - a core whose threads all sleep takes 50-100 us to wake (a VM);
+//  - spinning a few rounds after each message, or sleeping 1-5 us and
+//    doubling, made steals 2-3x slower than fixed sleeps.
+// So: while a request of this process is out and every worker is idle
+// (nothing else wants the core), poll without sleeping; otherwise sleep on
+// the event condition, which a worker's event ends at once (an answer to a
+// proxy, a finished piece, a hungry worker), for 20 us while an answer is
+// due or another process is idle, 50 us while every process is busy, 2 ms
+// between root calls.
+void network::pause() {
   if (cfg_.loop == message_loop::seed) {
     timespec ts{0, 20'000};  // the seed's fixed 20 us
     nanosleep(&ts, nullptr);
     return;
   }
-  bool local_due = false;
-  for (proxy* p : proxies_) local_due = local_due || p->victim != nullptr;
-  if ((asking_seq_ != 0 || !backs_.empty()) && !local_due) {
+  if (asking_seq_ != 0 && all_hungry()) {
     sched_yield();
     return;
   }
-  ++idle;
-  if (idle < 16) {
-    for (int i = 0; i < 16; ++i) _mm_pause();
-    return;
-  }
-  long cap_us = 2000;
+  long us = 2000;
   if (in_root_) {
-    cap_us = 100;
+    us = 50;
     for (int r = 0; r < size_; ++r)
-      if (r != rank_ && loads_[static_cast<std::size_t>(r)] == 0) cap_us = 10;
+      if (r != rank_ && loads_[static_cast<std::size_t>(r)] == 0) us = 20;
+    if (asking_seq_ != 0 || !backs_.empty()) us = 20;
+    for (proxy* p : proxies_)
+      if (p->victim) us = 20;
   }
-  if (local_due) cap_us = 10;
-  unsigned step = std::min(idle - 16, 12u);
-  long us = std::min<long>(cap_us, 1L << step);
   std::unique_lock<std::mutex> g(ev_m_);
   if (!events_.empty() || shutdown_.load()) return;
   sleeping_.store(true, std::memory_order_seq_cst);
   ev_cv_.wait_for(g, std::chrono::microseconds(us));
   sleeping_.store(false, std::memory_order_relaxed);
+}
+
+bool network::all_hungry() const {
+  if (!attached_.load(std::memory_order_acquire)) return false;
+  for (int i = 0; i < rt_.size(); ++i)
+    if (!rt_.worker(i)->hungry.load(std::memory_order_relaxed)) return false;
+  return true;
 }
 
 int network::load_here() const {

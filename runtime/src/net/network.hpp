@@ -59,6 +59,9 @@ class network {
   void fail(std::string cause);
   // Wakes the message thread if it sleeps (a proxy's request was answered).
   void wake();
+  // A request of this process for work is out: idle workers should stay
+  // awake for the answer.
+  bool expecting_work() const { return expecting_.load(std::memory_order_relaxed); }
   // The runtime's workers exist: the message thread may look at them.
   void attach() { attached_.store(true, std::memory_order_release); }
 
@@ -121,7 +124,7 @@ class network {
   bool tend_root();
   bool flush();
   bool reap_sends();
-  void pause(unsigned& idle);
+  void pause();
 
   // Messages.
   std::string& begin(int to, msg type);
@@ -152,6 +155,7 @@ class network {
   proxy* new_proxy();
   void free_proxy(proxy* p);
   int load_here() const;
+  bool all_hungry() const;
 
   runtime& rt_;
   settings cfg_;
@@ -170,6 +174,7 @@ class network {
   std::atomic<bool> sleeping_{false};
   std::atomic<bool> shutdown_{false};
   std::atomic<bool> attached_{false};
+  std::atomic<bool> expecting_{false};
 
   // Pieces received for this process, waiting for a worker.
   std::atomic<task*> inbox_{nullptr};

@@ -88,10 +88,10 @@ bool network::ask_for_work() {
   if (asking_seq_ || inbox_.load(std::memory_order_acquire)) return false;
   auto now = clock::now();
   if (now < next_ask_) return false;
-  for (int i = 0; i < rt_.size(); ++i)
-    if (!rt_.worker(i)->hungry.load(std::memory_order_relaxed)) return false;
+  if (!all_hungry()) return false;
   int to = choose_victim_rank();
   asking_seq_ = next_seq_++;
+  expecting_.store(true, std::memory_order_relaxed);
   asking_rank_ = to;
   asking_since_ = now;
   writer w(begin(to, msg::request));
@@ -122,6 +122,7 @@ void network::on_work(int from, reader& r) {
   received_[{from, handle}] = t;
   if (seq == asking_seq_ && from == asking_rank_) {
     asking_seq_ = 0;
+    expecting_.store(false, std::memory_order_relaxed);
     refusals_ = 0;
     t->asked_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(asking_since_.time_since_epoch()).count();
     inbox_.store(t, std::memory_order_release);
@@ -148,6 +149,7 @@ void network::on_work(int from, reader& r) {
 void network::on_refuse(int from, std::uint64_t seq) {
   if (seq == asking_seq_ && from == asking_rank_) {
     asking_seq_ = 0;
+    expecting_.store(false, std::memory_order_relaxed);
     loads_[static_cast<std::size_t>(from)] = 0;
     ++refusals_;
     // Ask the next victim at once until every other process has refused in
@@ -264,6 +266,7 @@ bool network::ask_local(proxy& p) {
       return false;
     p.victim = v;
     v->attention.store(1, std::memory_order_release);
+    rt_.wake_workers();  // it may be napping at a join
     return true;
   };
   if (p.wanted) return post(static_cast<worker_impl*>(p.wanted->thief.load(std::memory_order_seq_cst)));
