@@ -236,19 +236,23 @@ void network::thread_main() {
 }
 
 // Back-off when a turn of the loop found nothing to do. Measured on this
-// machine (2 cores; a message thread shares its core with a worker):
-//  - yielding does not give the core back to a busy worker reliably (the
-//    scheduler may pick the yielding thread again), and every wake-up of
-//    the message thread preempts the worker;
-//  - a core whose threads all sleep takes 50-100 us to wake (a VM);
-//  - spinning a few rounds after each message, or sleeping 1-5 us and
-//    doubling, made steals 2-3x slower than fixed sleeps.
-// So: while a request of this process is out and every worker is idle
-// (nothing else wants the core), poll without sleeping; otherwise sleep on
-// the event condition, which a worker's event ends at once (an answer to a
-// proxy, a finished piece, a hungry worker), for 20 us while an answer is
-// due or another process is idle, 50 us while every process is busy, 2 ms
-// between root calls.
+// machine (a VM with 2 cores; a message thread shares its core with a
+// worker):
+//  - every wake-up of the message thread costs its worker dearly: waking
+//    every 50 us made fib 1.7x slower with no other process at all;
+//  - yielding does not give the core back to a busy worker reliably;
+//  - a core whose threads all sleep takes 50-100 us to wake.
+// So the thread sleeps on the event condition, which a worker's event ends
+// at once (an answer to a proxy, a finished piece, a hungry worker), and
+// only messages from other processes need polling:
+//  - 20 us while an answer is due, or another process is idle (its last
+//    load was 0: its request may come any moment);
+//  - otherwise twice as long after every quiet turn, up to 1 ms: while every
+//    process is busy, requests are rare, and the first one of an idle phase
+//    waits at most that long;
+//  - while a request of this process is out and every worker is idle
+//    (nothing else wants the core), no sleep at all;
+//  - between root calls, or alone, 2 ms.
 void network::pause() {
   if (cfg_.loop == message_loop::seed) {
     timespec ts{0, 20'000};  // the seed's fixed 20 us
@@ -260,13 +264,14 @@ void network::pause() {
     return;
   }
   long us = 2000;
-  if (in_root_) {
-    us = 50;
+  if (in_root_ && size_ > 1) {
+    bool urgent = asking_seq_ != 0 || !backs_.empty();
+    for (proxy* p : proxies_) urgent = urgent || p->victim != nullptr;
     for (int r = 0; r < size_; ++r)
-      if (r != rank_ && loads_[static_cast<std::size_t>(r)] == 0) us = 20;
-    if (asking_seq_ != 0 || !backs_.empty()) us = 20;
-    for (proxy* p : proxies_)
-      if (p->victim) us = 20;
+      urgent = urgent || (r != rank_ && loads_[static_cast<std::size_t>(r)] == 0);
+    if (urgent) quiet_ = 0;
+    us = std::min<long>(1000, 20L << std::min(quiet_, 6u));
+    ++quiet_;
   }
   std::unique_lock<std::mutex> g(ev_m_);
   if (!events_.empty() || shutdown_.load()) return;
@@ -378,6 +383,7 @@ void network::handle_batch(int from, const std::string& buf) {
       throw malformed_message("not a tascell message (bad magic number)");
     std::int32_t load = r.get<std::int32_t>("the sender's load");
     loads_[static_cast<std::size_t>(from)] = load;
+    quiet_ = 0;
     while (!r.done()) handle(from, r);
   } catch (const malformed_message& e) {
     fatal("malformed message from rank " + std::to_string(from) + ": " + e.what());

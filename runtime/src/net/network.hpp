@@ -186,6 +186,7 @@ class network {
   std::deque<in_flight> sending_;
   std::deque<std::pair<int, std::string>> seed_queue_;  // seed loop: one send at a time
   std::vector<int> loads_;        // last load heard from each rank
+  unsigned quiet_ = 0;            // turns without a message (back-off)
   std::vector<proxy*> proxies_;   // in use
   std::vector<proxy*> spare_;
   std::map<std::uint64_t, proxy*> given_;  // handle -> proxy of a piece given away

@@ -291,6 +291,7 @@ void network::send_work(proxy& p, task* t) {
   } catch (const std::exception& e) {
     fatal(std::string("cannot send the inputs of a piece of ") + t->kind->site + ": " + e.what());
   }
+  loads_[static_cast<std::size_t>(p.from)] = 1;  // it has work now
   writer w(begin(p.from, msg::work));
   w.put(p.seq);
   w.put(id_of(t->kind));
