@@ -6,8 +6,10 @@
    loop (TASCELL_MSG_LOOP=seed: one send in flight, a fixed 20 us sleep) and
    ours (adaptive), runs interleaved.
 2. fib(35), n-queens(13) and UTS T1 with 1 process x 1 worker, 1 process x
-   2 workers and 2 processes x 1 worker (mpirun), runs interleaved; medians;
-   speedups against 1 worker; and (2 processes x 1) / (1 process x 2).
+   2 workers and 2 processes x 1 worker (mpirun; with our loop and with the
+   seed's), runs interleaved; medians of the repetitions after each
+   process's first; speedups against 1 worker; and (2 processes x 1) /
+   (1 process x 2).
 
 usage: mpi_bench.py --build-dir build/release/bench [--reps 5] [--markdown]
 """
@@ -66,26 +68,29 @@ def times(text):
 
 
 def speedups(build, reps, out):
-    problems = [("fib", "fib-tascell", "35"), ("n-queens", "nqueens-tascell", "13"),
+    problems = [("fib(35)", "fib-tascell", "35"), ("n-queens(13)", "nqueens-tascell", "13"),
                 ("UTS T1", "uts-tascell", "T1")]
-    configs = [("1 x 1", None, "1"), ("1 x 2", None, "2"), ("2 x 1", "2", "1")]
-    out.append("| problem | 1 worker (s) | 1 process x 2 (s) | 2 processes x 1 (s) | speedup 1x2 | speedup 2x1 | 2x1 / 1x2 |")
-    out.append("|---|---|---|---|---|---|---|")
+    configs = [("1 x 1", None, "1", None), ("1 x 2", None, "2", None), ("2 x 1", "2", "1", "adaptive"),
+               ("2 x 1 seed", "2", "1", "seed")]
+    out.append("| problem | 1 worker (s) | 1 process x 2 (s) | 2 processes x 1 (s) | speedup 1x2 | speedup 2x1 | 2x1 / 1x2 | 2x1 / 1x2, seed's loop |")
+    out.append("|---|---|---|---|---|---|---|---|")
     for name, binary, arg in problems:
         prog = os.path.join(build, binary)
         got = {c[0]: [] for c in configs}
         for _ in range(reps):
-            for label, np_, workers in configs:
+            for label, np_, workers, loop in configs:
                 if np_:
-                    cmd = MPIRUN + ["-np", np_, "-x", "TASCELL_WORKERS=" + workers, prog, arg, "3"]
+                    cmd = MPIRUN + ["-np", np_, "-x", "TASCELL_WORKERS=" + workers, "-x", "TASCELL_MSG_LOOP=" + loop,
+                                    prog, arg, "3"]
                     got[label] += times(run(cmd, ENV))
                 else:
                     got[label] += times(run([prog, arg, "3"], dict(ENV, TASCELL_WORKERS=workers)))
         med = {k: statistics.median(v) for k, v in got.items()}
         s12 = med["1 x 1"] / med["1 x 2"]
         s21 = med["1 x 1"] / med["2 x 1"]
-        out.append("| %s %s | %.3f | %.3f | %.3f | %.2f | %.2f | %.2f |" %
-                   (name, arg, med["1 x 1"], med["1 x 2"], med["2 x 1"], s12, s21, s21 / s12))
+        s21seed = med["1 x 1"] / med["2 x 1 seed"]
+        out.append("| %s | %.3f | %.3f | %.3f | %.2f | %.2f | %.2f | %.2f |" %
+                   (name, med["1 x 1"], med["1 x 2"], med["2 x 1"], s12, s21, s21 / s12, s21seed / s12))
 
 
 def main():

@@ -22,7 +22,7 @@ inline constexpr int mpi_tag = 7301;
 inline constexpr std::uint32_t batch_magic = 0x7A5C3E11u;
 
 enum class msg : std::uint8_t {
-  request = 1,     // seq, wanted handle (0: any work)
+  request = 1,     // root number, seq, wanted handle (0: any work)
   work,            // seq, kind id, handle, lo, hi, inputs
   refuse,          // seq
   result,          // handle, flags, outputs, error

@@ -22,6 +22,7 @@
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
+#include <utility>
 
 #include "../runtime.hpp"
 #include "registry.hpp"
@@ -440,6 +441,7 @@ bool network::take_events() {
           root_done_here_ = true;
           rt_.mark_root_done();
         }
+        for (auto [from, seq] : std::exchange(deferred_, {})) on_request(from, seq, 0);
         break;
       case event::root_end:
         local_ended_ = true;
@@ -470,8 +472,21 @@ void network::handle(int from, reader& r) {
   auto type = r.get<msg>("a message type");
   switch (type) {
     case msg::request: {
+      auto n = r.get<std::uint64_t>("a root call number");
       auto seq = r.get<std::uint64_t>("a request number");
       auto wanted = r.get<std::uint64_t>("a wanted piece");
+      if (!in_root_ && n == root_number_ + 1 && !wanted) {
+        // The asker has begun the next root call and this process has not
+        // yet: answer when it begins, rather than refuse and make the asker
+        // back off just when the work appears.
+        deferred_.push_back({from, seq});
+        return;
+      }
+      if (n != root_number_) {
+        writer w(begin(from, msg::refuse));
+        w.put(seq);
+        return;
+      }
       on_request(from, seq, wanted);
       return;
     }

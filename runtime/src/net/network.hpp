@@ -193,6 +193,8 @@ class network {
   std::map<std::pair<int, std::uint64_t>, task*> received_;  // (rank, handle) -> piece here
   std::map<std::uint64_t, proxy*> backs_;  // steal-back request number -> proxy
   std::uint64_t next_seq_ = 1;
+  // Requests for the next root call, which this process has not begun yet.
+  std::vector<std::pair<int, std::uint64_t>> deferred_;
   // The request this process has out for work (0: none).
   std::uint64_t asking_seq_ = 0;
   int asking_rank_ = -1;

@@ -95,6 +95,7 @@ bool network::ask_for_work() {
   asking_rank_ = to;
   asking_since_ = now;
   writer w(begin(to, msg::request));
+  w.put(root_number_);
   w.put(asking_seq_);
   w.put(std::uint64_t{0});
   return true;
@@ -349,6 +350,7 @@ bool network::tend_proxies() {
         p->back_seq = next_seq_++;
         backs_[p->back_seq] = p;
         writer w(begin(p->from, msg::request));
+        w.put(root_number_);
         w.put(p->back_seq);
         w.put(p->handle);
       }
