@@ -44,7 +44,7 @@ bool help(worker_impl* w, ctx c, point_aux* a, bool may_unwind) {
     // A thief in another process: each try is a message round trip that
     // interrupts the worker running the piece there, so after a refusal the
     // next try waits, 20 us and twice as long each time up to 1 ms.
-    bool remote = thief && thief->remote_rank >= 0;
+    bool remote = thief && thief->remote_rank.load(std::memory_order_relaxed) >= 0;
     auto now = std::chrono::steady_clock::now();
     if (remote && now < w->next_remote_back) break;
     if (task* u = request(w, c, thief, t)) {  // steal back

@@ -134,7 +134,7 @@ task* give(worker_impl* w, ctx c, worker_impl* thief) {
 
   // Highest priority; among equals the oldest (walk is newest first). Work
   // for another process only from kinds that can travel.
-  bool remote = thief->remote_rank >= 0;
+  bool remote = thief->remote_rank.load(std::memory_order_relaxed) >= 0;
   std::ptrdiff_t best = -1;
   std::int64_t best_prio = 0;
   for (std::size_t i = first_eligible; i < walk.size(); ++i) {
@@ -195,7 +195,7 @@ void answer_request(worker_impl* w, ctx c, bool refuse) {
   if (t) w->stats.requests_served++;
   else w->stats.requests_declined++;
   // Read before the reply: once it is out, the message thread may reuse r.
-  bool proxy = r->remote_rank >= 0;
+  bool proxy = r->remote_rank.load(std::memory_order_relaxed) >= 0;
   w->requester.store(nullptr, std::memory_order_release);
   r->reply.store(t ? t : refused, std::memory_order_release);
   if (proxy) w->rt->net()->wake();  // the message thread sends it on

@@ -74,7 +74,9 @@ struct worker_impl : worker {
   std::atomic<bool> hungry{false};
   // A proxy of the message thread for a thief in process remote_rank (>= 0),
   // not a worker thread: it gets no work that must stay in this process.
-  int remote_rank = -1;
+  // Atomic: a worker may read it through a stale pointer to a proxy that
+  // the message thread is reusing (it is >= 0 either way).
+  std::atomic<int> remote_rank{-1};
 
   // --- owner only ---
   alignas(64) int id = 0;

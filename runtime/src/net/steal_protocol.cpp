@@ -244,7 +244,7 @@ void network::on_request(int from, std::uint64_t seq, std::uint64_t wanted) {
   p->from = from;
   p->seq = seq;
   p->wanted = target;
-  p->w->remote_rank = from;
+  p->w->remote_rank.store(from, std::memory_order_relaxed);
   if (!ask_local(*p)) {
     free_proxy(p);
     refuse_now();
