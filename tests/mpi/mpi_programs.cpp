@@ -33,61 +33,16 @@
 #include <tascell/tascell.hpp>
 
 #include "programs/fib.hpp"
+#include "programs/knapsack.hpp"
 #include "programs/minloop.hpp"
 #include "programs/nqueens.hpp"
 
 namespace {
 
 // --- knapsack: global data, built the same way by every process ---
-struct items {
-  std::vector<long> w, v;
-  long capacity = 0;
-};
-items problem;
+programs::knapsack problem;
 
-void make_problem(int n, unsigned seed) {
-  std::mt19937 g(seed);
-  std::uniform_int_distribution<long> dw(20, 100);
-  std::vector<std::pair<long, long>> it;
-  // Strongly correlated values (v = w + 10): hard for branch and bound.
-  for (int i = 0; i < n; ++i) {
-    long w = dw(g);
-    it.emplace_back(w, w + 10);
-  }
-  std::sort(it.begin(), it.end(), [](auto a, auto b) { return a.second * b.first > b.second * a.first; });
-  problem = {};
-  long total = 0;
-  for (auto [wi, vi] : it) {
-    problem.w.push_back(wi);
-    problem.v.push_back(vi);
-    total += wi;
-  }
-  problem.capacity = total / 3;
-}
-
-double bound(int i, long weight, long value) {
-  double b = static_cast<double>(value);
-  long room = problem.capacity - weight;
-  for (std::size_t j = static_cast<std::size_t>(i); j < problem.w.size(); ++j) {
-    if (problem.w[j] <= room) {
-      room -= problem.w[j];
-      b += static_cast<double>(problem.v[j]);
-    } else {
-      b += static_cast<double>(problem.v[j]) * static_cast<double>(room) / static_cast<double>(problem.w[j]);
-      break;
-    }
-  }
-  return b;
-}
-
-long knapsack_dp() {
-  std::vector<long> best(static_cast<std::size_t>(problem.capacity) + 1, 0);
-  for (std::size_t i = 0; i < problem.w.size(); ++i)
-    for (long c = problem.capacity; c >= problem.w[i]; --c)
-      best[static_cast<std::size_t>(c)] = std::max(best[static_cast<std::size_t>(c)],
-                                                   best[static_cast<std::size_t>(c - problem.w[i])] + problem.v[i]);
-  return best[static_cast<std::size_t>(problem.capacity)];
-}
+double bound(int i, long weight, long value) { return problem.bound(i, weight, value); }
 
 tascell::incumbent<tascell::op::max, long> best_value{0};
 
@@ -277,10 +232,10 @@ void run(const std::string& name, int repeat) {
       auto got = tascell::root(programs::min_loop, n);
       check(got == programs::min_loop_serial(n), "minloop", i, std::to_string(got));
     } else if (name == "knapsack") {
-      make_problem(44 + i % 6, static_cast<unsigned>(i + 1));
+      problem = programs::knapsack::random(44 + i % 6, static_cast<unsigned>(i + 1), true);
       best_value.reset(0);
       long got = tascell::root(knapsack_root);
-      long want = knapsack_dp();
+      long want = problem.dynamic_programming();
       check(got == want, "knapsack", i, std::to_string(got) + " against " + std::to_string(want));
       // The incumbent itself is exact on every process after the root call.
       check(best_value.get() == want, "knapsack", i, "incumbent " + std::to_string(best_value.get()));

@@ -6,7 +6,9 @@ and the --serial translation with g++ alone (no runtime). Runs the parallel
 builds with 1, 2 and 4 workers; every run must print exactly what the serial
 build prints, and that must contain the known answer.
 
-usage: e2e.py TASCELLXX TASCELLC FILE.tcpp EXPECTED -- ARGS...
+usage: e2e.py TASCELLXX TASCELLC FILE.tcpp[,MORE.tcpp...] EXPECTED -- ARGS...
+(several files, separated by commas: one program; each is translated with
+its own --header-dir for the user headers with markers it includes)
 """
 import os
 import subprocess
@@ -22,14 +24,18 @@ def run(cmd, env=None, timeout=600):
 
 
 def main():
-    tascellxx, tascellc, src, expected = sys.argv[1:5]
+    tascellxx, tascellc, srcs, expected = sys.argv[1:5]
+    srcs = srcs.split(",")
     args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
     flags = ["-O2", "-Wall", "-Wextra", "-Werror"]
     with tempfile.TemporaryDirectory() as tmp:
-        serial_cpp = os.path.join(tmp, "serial.cpp")
-        run([tascellc, "--serial", src, "-o", serial_cpp])
+        serial_cpps = []
+        for i, src in enumerate(srcs):
+            serial_cpp = os.path.join(tmp, "serial%d.cpp" % i)
+            run([tascellc, "--serial", src, "-o", serial_cpp, "--header-dir", os.path.join(tmp, "headers%d" % i)])
+            serial_cpps.append(serial_cpp)
         serial = os.path.join(tmp, "serial")
-        run(["g++", "-std=c++20"] + flags + [serial_cpp, "-o", serial])
+        run(["g++", "-std=c++20"] + flags + serial_cpps + ["-o", serial])
         want = run([serial] + args).stdout
         if expected not in want:
             raise SystemExit("FAILED: the serial program printed %r, expected it to contain %r" % (want, expected))
@@ -37,14 +43,14 @@ def main():
         for cxx in ["g++", "clang++-19"]:
             exe = os.path.join(tmp, "prog-" + cxx)
             env = dict(os.environ, TASCELL_CXX=cxx)
-            run([tascellxx] + flags + [src, "-o", exe], env=env)
+            run([tascellxx] + flags + srcs + ["-o", exe], env=env)
             for workers in ["1", "2", "4"]:
                 env = dict(os.environ, TASCELL_WORKERS=workers)
                 got = run([exe] + args, env=env).stdout
                 if got != want:
                     raise SystemExit("FAILED: %s with %s workers printed %r, serial printed %r" % (cxx, workers, got, want))
                 runs += 1
-    print("%s: serial and %d parallel runs agree: %s" % (os.path.basename(src), runs, want.strip()))
+    print("%s: serial and %d parallel runs agree: %s" % (",".join(os.path.basename(s) for s in srcs), runs, want.strip()))
 
 
 if __name__ == "__main__":

@@ -21,12 +21,22 @@ struct knapsack {
   std::vector<long> w, v;
   long capacity = 0;
 
-  static knapsack random(int n, unsigned seed) {
+  // Random items; `correlated`: values are weights + 10, hard for branch
+  // and bound.
+  static knapsack random(int n, unsigned seed, bool correlated = false) {
     std::mt19937 g(seed);
-    std::uniform_int_distribution<long> dw(5, 60), dv(5, 90);
+    std::uniform_int_distribution<long> dw(5, 60), dv(5, 90), dcw(20, 100);
     knapsack k;
     std::vector<std::pair<long, long>> items;
-    for (int i = 0; i < n; ++i) items.emplace_back(dw(g), dv(g));
+    for (int i = 0; i < n; ++i) {
+      if (correlated) {
+        long w = dcw(g);
+        items.emplace_back(w, w + 10);
+      } else {
+        long w = dw(g);
+        items.emplace_back(w, dv(g));
+      }
+    }
     std::sort(items.begin(), items.end(), [](auto a, auto b) {
       return a.second * b.first > b.second * a.first;  // by v/w, highest first
     });
