@@ -2,7 +2,8 @@
 //
 // Behaves like c++ (same flags, -c, -o, several inputs, .cpp inputs passed
 // through, -fsanitize=... passed on): every .tcpp input is translated by
-// tascellc into <tmp>/<stem>.cpp (so `-c` still makes <stem>.o), then the C++
+// tascellc into <tmp>/<stem>.cpp (so `-c` still makes <stem>.o; the user
+// headers with markers it includes into <tmp>/headers.<n>/), then the C++
 // compiler ($TASCELL_CXX, else $CXX, else c++) runs with the runtime's include
 // directory and, when it links, the runtime library. Exit status: the
 // translator's or the compiler's.
@@ -118,7 +119,7 @@ int main(int argc, char** argv) {
   cxx.push_back(env && *env ? env : "c++");
   if (!has_std) cxx.push_back("-std=c++20");
   cxx.push_back("-I" + l.include.string());
-  int rc = 0;
+  int rc = 0, units = 0;
   for (std::size_t i = 0; i < args.size() && rc == 0; ++i) {
     const std::string& a = args[i];
     if (takes_value(a) && i + 1 < args.size()) {
@@ -128,7 +129,12 @@ int main(int argc, char** argv) {
     }
     if (a[0] != '-' && ends_with(a, ".tcpp")) {
       fs::path out = tmp / (fs::path(a).stem().string() + ".cpp");
-      std::vector<std::string> t = {l.tascellc.string(), a, "-o", out.string()};
+      // The user headers it includes that have markers are translated under
+      // a folder of its own (the translation of a header may depend on what
+      // the file declares before including it); the translated file
+      // includes them by absolute path.
+      fs::path headers = tmp / ("headers." + std::to_string(units++));
+      std::vector<std::string> t = {l.tascellc.string(), a, "-o", out.string(), "--header-dir", headers.string()};
       if (!parse_flags.empty()) {
         t.push_back("--");
         t.insert(t.end(), parse_flags.begin(), parse_flags.end());

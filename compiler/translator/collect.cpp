@@ -35,7 +35,7 @@ class collector : public RecursiveASTVisitor<collector> {
   }
 
   bool VisitFunctionDecl(FunctionDecl* f) {
-    if (!src_.in_main_file(f->getLocation())) return true;
+    if (!src_.in_this_file(f->getLocation())) return true;
     for (const auto* a : f->specific_attrs<AnnotateAttr>()) {
       if (a->getAnnotation() != task_annotation || a->isInherited()) continue;
       out_.tasks.push_back({f, marker_of(a->getLocation())});
@@ -44,7 +44,7 @@ class collector : public RecursiveASTVisitor<collector> {
   }
 
   bool VisitVarDecl(VarDecl* v) {
-    if (!src_.in_main_file(v->getLocation())) return true;
+    if (!src_.in_this_file(v->getLocation())) return true;
     for (const auto* a : v->specific_attrs<AnnotateAttr>()) {
       if (a->isInherited()) continue;
       if (a->getAnnotation() == task_annotation) {
@@ -62,7 +62,7 @@ class collector : public RecursiveASTVisitor<collector> {
   }
 
   bool VisitAttributedStmt(AttributedStmt* s) {
-    if (!src_.in_main_file(s->getBeginLoc())) return true;
+    if (!src_.in_this_file(s->getBeginLoc())) return true;
     for (const Attr* a : s->getAttrs()) {
       const auto* sup = llvm::dyn_cast<SuppressAttr>(a);
       if (!sup || sup->diagnosticIdentifiers_size() == 0) continue;
@@ -85,7 +85,7 @@ class collector : public RecursiveASTVisitor<collector> {
 
   bool VisitDeclStmt(DeclStmt* d) {
     // `@dowork int x;` lands on the declaration statement.
-    if (!src_.in_main_file(d->getBeginLoc())) return true;
+    if (!src_.in_this_file(d->getBeginLoc())) return true;
     for (const Decl* x : d->decls())
       for (const auto* a : x->attrs())
         if (const auto* sup = llvm::dyn_cast<SuppressAttr>(a))
@@ -103,7 +103,7 @@ class collector : public RecursiveASTVisitor<collector> {
   }
 
   bool VisitCallExpr(CallExpr* c) {
-    if (!src_.in_main_file(c->getBeginLoc())) return true;
+    if (!src_.in_this_file(c->getBeginLoc())) return true;
     const FunctionDecl* callee = c->getDirectCallee();
     bool in_task = is_task_function(current_function());
     if (!callee) {

@@ -77,13 +77,18 @@ void lower_task_function(lowering& l, const task_function& f) {
   l.erase_marker(f.marker, 0);
   // Every declaration of a worker function must say @task, so that each one
   // gets the hidden parameter.
+  // A declaration in another user file (a header's prototype, or the
+  // definition after a header's @task prototype) is checked here too: the
+  // one that follows this one, and the one this one follows when it is in
+  // another file.
   for (const clang::FunctionDecl* d : f.decl->redecls()) {
-    if (d == f.decl || !l.src.in_main_file(d->getLocation())) continue;
+    if (d == f.decl || !l.src.in_user_file(d->getLocation())) continue;
+    bool here = l.src.in_this_file(d->getLocation());
     bool marked = false;
     for (const auto* a : d->specific_attrs<clang::AnnotateAttr>())
       if (a->getAnnotation() == task_annotation && !a->isInherited()) marked = true;
-    if (!marked && d->getPreviousDecl() == f.decl) {
-      l.diag.error(l.src.pos(d->getLocation()),
+    if (!marked && (d->getPreviousDecl() == f.decl || (!here && f.decl->getPreviousDecl() == d))) {
+      l.diag.error(l.src.pos_anywhere(d->getLocation(), l.diag),
                    "'" + d->getNameAsString() + "' was declared @task; every declaration of it must say @task");
       l.diag.note(l.src.pos(f.decl->getLocation()), "declared @task here");
     }

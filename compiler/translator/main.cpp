@@ -1,6 +1,10 @@
 // tascellc: translates one .tcpp file into C++.
 //
-//   tascellc [--serial] [-o out.cpp] input.tcpp [-- clang-flags...]
+//   tascellc [--serial] [-o out.cpp] [--header-dir DIR] input.tcpp [-- clang-flags...]
+//
+// A user header with markers that input.tcpp includes is translated too,
+// into DIR/<its absolute path>; the translated #include directives name
+// those translations (and other quoted user headers by absolute path).
 //
 // Exit status: 0 translated; 1 the program has errors (printed like a
 // compiler's, at the user's lines); 2 bad command line or unreadable file.
@@ -31,11 +35,13 @@ std::string runtime_include(const char* argv0) {
 
 int main(int argc, char** argv) {
   CLI::App app{"tascellc: translates annotated C++ (.tcpp) into C++ on the Tascell++ runtime"};
-  std::string input, output;
+  std::string input, output, header_dir;
   bool serial = false;
   std::vector<std::string> clang_args;
   app.add_option("input", input, "the .tcpp file")->required();
   app.add_option("-o,--output", output, "where to write the C++ (default: standard output)");
+  app.add_option("--header-dir", header_dir,
+                 "where to write the translations of included user headers with @ markers");
   app.add_flag("--serial", serial, "erase the markers: the sequential program");
   app.add_option("clang-args", clang_args, "flags for parsing (after --): -I, -D, -std, ...");
   app.positionals_at_end(false);
@@ -60,9 +66,20 @@ int main(int argc, char** argv) {
   opts.clang_args = clang_args;
   opts.runtime_include = runtime_include(argv[0]);
   opts.resource_dir = TASCELL_CLANG_RESOURCE_DIR;
+  opts.header_dir = header_dir;
   auto r = tascell::translator::translate(input, text, opts);
   std::cerr << r.diagnostics;
   if (!r.ok) return 1;
+  for (const auto& h : r.headers) {
+    std::error_code ec;
+    fs::create_directories(fs::path(h.path).parent_path(), ec);
+    std::ofstream out(h.path, std::ios::binary);
+    out << h.text;
+    if (!out) {
+      std::cerr << "tascellc: cannot write " << h.path << "\n";
+      return 2;
+    }
+  }
   if (output.empty()) {
     std::cout << r.output;
   } else {

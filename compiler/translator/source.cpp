@@ -1,5 +1,7 @@
 #include "source.hpp"
 
+#include <filesystem>
+
 #include "clang/Lex/Lexer.h"
 
 namespace tascell::translator {
@@ -11,7 +13,7 @@ std::size_t source::end_of_token(clang::SourceLocation l) const {
 }
 
 source_pos source::pos(std::size_t offset) const {
-  source_pos p{1, 1};
+  source_pos p{1, 1, file_};
   for (std::size_t i = 0; i < offset && i < text_.size(); ++i) {
     if (text_[i] == '\n') {
       ++p.line;
@@ -21,6 +23,17 @@ source_pos source::pos(std::size_t offset) const {
     }
   }
   return p;
+}
+
+source_pos source::pos_anywhere(clang::SourceLocation l, diagnostics& diag) const {
+  if (in_this_file(l)) return pos(l);
+  clang::SourceLocation e = sm_.getExpansionLoc(l);
+  clang::FileID id = sm_.getFileID(e);
+  if (id == sm_.getMainFileID()) return {sm_.getExpansionLineNumber(e), sm_.getExpansionColumnNumber(e), nullptr};
+  auto entry = sm_.getFileEntryRefForID(id);
+  std::string name = entry ? std::filesystem::path(entry->getName().str()).lexically_normal().string() : "<unknown>";
+  const source_file* f = diag.file(name, sm_.getBufferData(id));
+  return {sm_.getExpansionLineNumber(e), sm_.getExpansionColumnNumber(e), f};
 }
 
 std::string source::text_of(clang::SourceRange r) const {

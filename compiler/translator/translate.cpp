@@ -1,9 +1,17 @@
 #include "translate.hpp"
 
+#include <filesystem>
 #include <map>
 
+#include "clang/Basic/FileManager.h"
 #include "clang/Frontend/ASTUnit.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Lex/PreprocessingRecord.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "collect.hpp"
 #include "lower.hpp"
 #include "prelex.hpp"
@@ -25,7 +33,7 @@ bool attach(marker_site& m, const std::map<std::size_t, const prelex::marker*>& 
   return true;
 }
 
-std::string quoted(const std::string& s) {
+std::string c_string(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
     if (c == '"' || c == '\\') out += '\\';
@@ -70,48 +78,144 @@ template <class T, class U> inline bool tascell_serial_improve_max(T& best, cons
 }
 )";
 
-}  // namespace
 
-result translate(const std::string& file, std::string_view original, const options& opts) {
-  result r;
-  diagnostics diag(file, original);
-  prelex::result pre = prelex::run(original);
-  for (const auto& e : pre.errors) diag.error({e.at.line, e.at.column}, e.message);
-  if (diag.failed()) {
-    r.diagnostics = diag.text();
-    return r;
+namespace fs = std::filesystem;
+
+// A header read through the pre-lexer: a file with markers, as Clang saw it.
+struct prelexed_header {
+  std::string name;      // as it was opened
+  std::string original;  // its text
+  prelex::result pre;    // the same-length text Clang parsed, and its markers
+};
+
+// A file read from memory (a header, or what the pre-lexer made of it).
+class memory_file : public llvm::vfs::File {
+ public:
+  memory_file(llvm::vfs::Status st, std::unique_ptr<llvm::MemoryBuffer> buf)
+      : st_(std::move(st)), buf_(std::move(buf)) {}
+  llvm::ErrorOr<llvm::vfs::Status> status() override { return st_; }
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> getBuffer(const llvm::Twine& name, int64_t, bool,
+                                                               bool) override {
+    return llvm::MemoryBuffer::getMemBufferCopy(buf_->getBuffer(), name.str());
+  }
+  std::error_code close() override { return {}; }
+
+ private:
+  llvm::vfs::Status st_;
+  std::unique_ptr<llvm::MemoryBuffer> buf_;
+};
+
+// The real file system, except that a file with '@' markers (a header:
+// Clang reads the main file from memory) is read as the pre-lexer turns it,
+// so Clang parses its @task prototypes as it does the main file's. A file
+// whose '@' the pre-lexer rejects is read as it is (its errors are kept, to
+// be shown if Clang fails). Which of these files are translated is decided
+// after parsing (user headers only, not system headers).
+class prelexing_fs : public llvm::vfs::ProxyFileSystem {
+ public:
+  prelexing_fs(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs, std::map<std::string, prelexed_header>& headers,
+               std::map<std::string, prelexed_header>& rejected)
+      : ProxyFileSystem(std::move(fs)), headers_(headers), rejected_(rejected) {}
+
+  llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine& path) override {
+    auto f = ProxyFileSystem::openFileForRead(path);
+    if (!f) return f;
+    auto st = (*f)->status();
+    if (!st) return f;
+    std::string name = path.str();
+    auto buf = (*f)->getBuffer(name);
+    if (!buf) return buf.getError();
+    std::string_view text((*buf)->getBufferStart(), (*buf)->getBufferSize());
+    if (text.find('@') != std::string_view::npos) {
+      std::error_code ec;
+      std::string key = fs::weakly_canonical(name, ec).string();
+      auto known = headers_.find(key);
+      if (known != headers_.end())
+        return std::unique_ptr<llvm::vfs::File>(std::make_unique<memory_file>(
+            *st, llvm::MemoryBuffer::getMemBuffer(known->second.pre.text, name, false)));
+      prelexed_header h{name, std::string(text), prelex::run(text)};
+      if (!h.pre.errors.empty()) {
+        rejected_.emplace(key, std::move(h));
+      } else if (!h.pre.markers.empty() && h.pre.text.size() == text.size()) {
+        auto it = headers_.emplace(key, std::move(h)).first;
+        return std::unique_ptr<llvm::vfs::File>(std::make_unique<memory_file>(
+            *st, llvm::MemoryBuffer::getMemBuffer(it->second.pre.text, name, false)));
+      }
+    }
+    return std::unique_ptr<llvm::vfs::File>(std::make_unique<memory_file>(*st, std::move(*buf)));
   }
 
-  std::vector<std::string> args = {"-x", "c++", "-std=c++20", "-fsyntax-only"};
-  if (!opts.resource_dir.empty()) args.insert(args.end(), {"-resource-dir", opts.resource_dir});
-  if (!opts.runtime_include.empty()) args.insert(args.end(), {"-isystem", opts.runtime_include});
-  args.insert(args.end(), opts.clang_args.begin(), opts.clang_args.end());
-  args.insert(args.end(), {"-include", prelude_name});
-  clang::tooling::FileContentMappings virtual_files = {{prelude_name, prelude_text}};
-  std::unique_ptr<clang::ASTUnit> ast = clang::tooling::buildASTFromCodeWithArgs(
-      pre.text, args, file, "tascellc", std::make_shared<clang::PCHContainerOperations>(),
-      clang::tooling::getClangStripDependencyFileAdjuster(), virtual_files);
-  if (!ast || ast->getDiagnostics().hasErrorOccurred()) {
-    // Clang has printed its errors, at the user's lines and columns.
-    r.diagnostics = diag.text();
-    return r;
-  }
+ private:
+  std::map<std::string, prelexed_header>& headers_;
+  std::map<std::string, prelexed_header>& rejected_;
+};
 
-  source src(ast->getASTContext(), pre.text);
+// What clang::tooling::buildASTFromCodeWithArgs does, on the pre-lexing
+// file system and with the preprocessing record (the #include directives).
+class ast_builder : public clang::tooling::ToolAction {
+ public:
+  bool runInvocation(std::shared_ptr<clang::CompilerInvocation> inv, clang::FileManager* files,
+                     std::shared_ptr<clang::PCHContainerOperations> pch,
+                     clang::DiagnosticConsumer* consumer) override {
+    inv->getPreprocessorOpts().DetailedRecord = true;
+    ast = clang::ASTUnit::LoadFromCompilerInvocation(
+        inv, std::move(pch), clang::CompilerInstance::createDiagnostics(&inv->getDiagnosticOpts(), consumer, false),
+        files);
+    return ast != nullptr;
+  }
+  std::unique_ptr<clang::ASTUnit> ast;
+};
+
+std::unique_ptr<clang::ASTUnit> build_ast(const std::string& code, const std::string& file,
+                                          const std::vector<std::string>& args,
+                                          std::map<std::string, prelexed_header>& headers,
+                                          std::map<std::string, prelexed_header>& rejected) {
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> overlay(
+      new llvm::vfs::OverlayFileSystem(new prelexing_fs(llvm::vfs::getRealFileSystem(), headers, rejected)));
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory(new llvm::vfs::InMemoryFileSystem);
+  overlay->pushOverlay(memory);
+  llvm::IntrusiveRefCntPtr<clang::FileManager> files(new clang::FileManager(clang::FileSystemOptions(), overlay));
+  std::vector<std::string> command = {"tascellc", "-fsyntax-only"};
+  command.insert(command.end(), args.begin(), args.end());
+  command.push_back(file);
+  ast_builder action;
+  clang::tooling::ToolInvocation invocation(command, &action, files.get(),
+                                            std::make_shared<clang::PCHContainerOperations>());
+  memory->addFile(file, 0, llvm::MemoryBuffer::getMemBufferCopy(code));
+  memory->addFile(prelude_name, 0, llvm::MemoryBuffer::getMemBuffer(prelude_text));
+  if (!invocation.run()) return nullptr;
+  return std::move(action.ast);
+}
+
+// One file to translate: the main file or a user header with markers.
+struct unit {
+  const clang::FileEntry* entry;  // null: the main file
+  std::string name;               // as Clang names it
+  const prelex::result* pre;
+  const source_file* file;  // null: the main file
+  std::string output_path;  // a header's translation (absolute; with --header-dir)
+};
+
+// Finds, checks and lowers the constructs of one file; returns its text
+// after the edits (with its #include directives of translated headers
+// naming the translations).
+std::string translate_unit(clang::ASTUnit& ast, const unit& u, const std::vector<unit>& units,
+                           const options& opts, diagnostics& diag) {
+  source src(ast.getASTContext(), u.pre->text, u.entry, u.file);
   constructs found = collect(src, diag);
 
   // Every marker must have become part of the AST.
   std::map<std::size_t, const prelex::marker*> table;
-  for (const auto& m : pre.markers) table[m.at.offset] = &m;
+  for (const auto& m : u.pre->markers) table[m.at.offset] = &m;
   std::map<std::size_t, bool> used;
   for (auto& t : found.tasks) attach(t.marker, table, used);
   for (auto& d : found.doworks) attach(d.marker, table, used);
   for (auto& w : found.winds) attach(w.marker, table, used);
   for (auto& s : found.shareds) attach(s.marker, table, used);
   for (std::size_t at : found.seen_markers) used[at] = true;
-  for (const auto& m : pre.markers)
+  for (const auto& m : u.pre->markers)
     if (!used.count(m.at.offset))
-      diag.error({m.at.line, m.at.column},
+      diag.error({m.at.line, m.at.column, u.file},
                  "@" + std::string(prelex::name(m.kind)) + " is not attached to anything it applies to" +
                      (m.kind == prelex::marker_kind::task ? " (it goes before a function declaration)"
                       : m.kind == prelex::marker_kind::dowork
@@ -127,11 +231,157 @@ result translate(const std::string& file, std::string_view original, const optio
   for (const auto& c : found.runtime_calls) lower_runtime_call(l, c, found);
   for (const auto& d : found.doworks) lower_dowork(l, d);
   for (const auto& w : found.winds) lower_wind(l, w);
+
+  // An #include of a translated header names its translation. With
+  // --header-dir, a quoted #include of another user header names it by its
+  // absolute path: the translation is compiled from another directory.
+  clang::SourceManager& sm = ast.getSourceManager();
+  clang::PreprocessingRecord* rec = ast.getPreprocessor().getPreprocessingRecord();
+  if (!rec) return edits.apply(u.pre->text);
+  for (clang::PreprocessedEntity* e : *rec) {
+    auto* inc = llvm::dyn_cast_or_null<clang::InclusionDirective>(e);
+    if (!inc || !inc->getFile() || !src.in_this_file(inc->getSourceRange().getBegin())) continue;
+    const clang::FileEntry* target = &inc->getFile()->getFileEntry();
+    const unit* translated = nullptr;
+    for (const auto& v : units)
+      if (v.entry && v.entry == target) translated = &v;
+    std::string path;
+    if (translated) {
+      if (opts.header_dir.empty()) {
+        diag.error(src.pos(inc->getSourceRange().getBegin()),
+                   "'" + inc->getFileName().str() +
+                       "' is translated (it has @ markers, or includes a header that has): "
+                       "its translation needs --header-dir DIR (tascell++ gives one)");
+        continue;
+      }
+      path = translated->output_path;
+    } else if (!opts.header_dir.empty() && inc->wasInQuotes()) {
+      clang::FileID id = sm.translateFile(*inc->getFile());
+      if (id.isInvalid() || sm.isInSystemHeader(sm.getLocForStartOfFile(id))) continue;
+      std::error_code ec;
+      path = fs::absolute(inc->getFile()->getName().str(), ec).lexically_normal().string();
+      if (ec) continue;
+    } else {
+      continue;
+    }
+    // The file name's token: after `include`, on the directive's line.
+    std::string_view t = src.text();
+    std::size_t b = src.offset(inc->getSourceRange().getBegin());
+    std::size_t eol = t.find('\n', b);
+    std::size_t kw = t.find("include", b);
+    if (kw == std::string_view::npos || kw > eol) continue;
+    std::size_t open = t.find_first_of("\"<", kw);
+    if (open == std::string_view::npos || open > eol) continue;
+    std::size_t close = t.find(t[open] == '<' ? '>' : '"', open + 1);
+    if (close == std::string_view::npos || close > eol) continue;
+    edits.replace(open, close + 1 - open, c_string(path), 0);
+  }
+  return edits.apply(u.pre->text);
+}
+
+}  // namespace
+
+result translate(const std::string& file, std::string_view original, const options& opts) {
+  result r;
+  diagnostics diag(file, original);
+  prelex::result pre = prelex::run(original);
+  for (const auto& e : pre.errors) diag.error({e.at.line, e.at.column}, e.message);
+  if (diag.failed()) {
+    r.diagnostics = diag.text();
+    return r;
+  }
+
+  std::vector<std::string> args = {"-x", "c++", "-std=c++20"};
+  if (!opts.resource_dir.empty()) args.insert(args.end(), {"-resource-dir", opts.resource_dir});
+  if (!opts.runtime_include.empty()) args.insert(args.end(), {"-isystem", opts.runtime_include});
+  args.insert(args.end(), opts.clang_args.begin(), opts.clang_args.end());
+  args.insert(args.end(), {"-include", prelude_name});
+  std::map<std::string, prelexed_header> headers, rejected;
+  std::unique_ptr<clang::ASTUnit> ast = build_ast(pre.text, file, args, headers, rejected);
+  if (!ast || ast->getDiagnostics().hasErrorOccurred()) {
+    // Clang has printed its errors, at the user's lines and columns; the
+    // pre-lexer's errors in headers may explain them.
+    for (const auto& [key, h] : rejected) {
+      if (ast) {  // not a system header's
+        clang::SourceManager& sm = ast->getSourceManager();
+        auto entry = sm.getFileManager().getOptionalFileRef(h.name);
+        clang::FileID id = entry ? sm.translateFile(*entry) : clang::FileID();
+        if (id.isInvalid() || sm.isInSystemHeader(sm.getLocForStartOfFile(id))) continue;
+      }
+      const source_file* f = diag.file(fs::path(h.name).lexically_normal().string(), h.original);
+      for (const auto& e : h.pre.errors) diag.error({e.at.line, e.at.column, f}, e.message);
+    }
+    r.diagnostics = diag.text();
+    return r;
+  }
+
+  // The files to translate: the main file, then the user headers Clang read
+  // with markers (a system header's '@' is left to Clang).
+  clang::SourceManager& sm = ast->getSourceManager();
+  std::vector<unit> units;
+  units.push_back({nullptr, file, &pre, nullptr, ""});
+  std::map<std::string, const clang::FileEntry*> entries;
+  for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) {
+    std::error_code ec;
+    std::string key = fs::weakly_canonical(it->first.getName().str(), ec).string();
+    if (headers.count(key) && !entries.count(key)) entries[key] = &it->first.getFileEntry();
+  }
+  std::map<const clang::FileEntry*, std::string> chosen;
+  for (const auto& [key, entry] : entries) {
+    auto id = sm.translateFile(entry);
+    if (id.isInvalid() || sm.isInSystemHeader(sm.getLocForStartOfFile(id))) continue;
+    chosen[entry] = key;
+  }
+  // A user header that includes a translated one is translated too (only its
+  // #include directives change), so that the program includes no header
+  // with markers.
+  std::map<std::string, prelexed_header> carriers;
+  if (clang::PreprocessingRecord* rec = ast->getPreprocessor().getPreprocessingRecord()) {
+    for (bool grew = !chosen.empty(); grew;) {
+      grew = false;
+      for (clang::PreprocessedEntity* e : *rec) {
+        auto* inc = llvm::dyn_cast_or_null<clang::InclusionDirective>(e);
+        if (!inc || !inc->getFile() || !chosen.count(&inc->getFile()->getFileEntry())) continue;
+        clang::SourceLocation at = sm.getExpansionLoc(inc->getSourceRange().getBegin());
+        clang::FileID from = sm.getFileID(at);
+        auto fe = sm.getFileEntryRefForID(from);
+        if (from == sm.getMainFileID() || !fe || chosen.count(&fe->getFileEntry()) || sm.isInSystemHeader(at))
+          continue;
+        std::error_code ec;
+        std::string key = fs::weakly_canonical(fe->getName().str(), ec).string();
+        std::string text(sm.getBufferData(from));
+        prelex::result p = prelex::run(text);
+        carriers[key] = {fe->getName().str(), text, std::move(p)};
+        chosen[&fe->getFileEntry()] = key;
+        grew = true;
+      }
+    }
+  }
+  std::map<std::string, const clang::FileEntry*> by_name;  // in a fixed order
+  for (const auto& [entry, key] : chosen) by_name[key] = entry;
+  for (const auto& [key, entry] : by_name) {
+    auto id = sm.translateFile(entry);
+    const prelexed_header& h = headers.count(key) ? headers.at(key) : carriers.at(key);
+    std::string name = fs::path(sm.getFileEntryRefForID(id)->getName().str()).lexically_normal().string();
+    std::string out;
+    if (!opts.header_dir.empty())
+      out = (fs::absolute(opts.header_dir) / fs::path(key).relative_path()).lexically_normal().string();
+    units.push_back({entry, name, &h.pre, diag.file(name, h.original), out});
+  }
+
+  std::vector<std::string> texts;
+  for (const auto& u : units) texts.push_back(translate_unit(*ast, u, units, opts, diag));
   r.diagnostics = diag.text();
   if (diag.failed()) return r;
 
   std::string head = opts.serial ? std::string(serial_prelude) : "#include <tascell/tascell.hpp>\n";
-  r.output = head + "#line 1 " + quoted(file) + "\n" + edits.apply(pre.text);
+  r.output = head + "#line 1 " + c_string(file) + "\n" + texts[0];
+  for (std::size_t i = 1; i < units.size(); ++i) {
+    // A header's translation: the runtime (the serial prelude is the main
+    // file's, which includes the header), then the header's own lines.
+    std::string h = opts.serial ? "" : "#include <tascell/tascell.hpp>\n";
+    r.headers.push_back({units[i].output_path, h + "#line 1 " + c_string(units[i].name) + "\n" + texts[i]});
+  }
   r.ok = true;
   return r;
 }

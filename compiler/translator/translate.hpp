@@ -13,12 +13,22 @@ struct options {
   std::vector<std::string> clang_args;  // -I, -D, -std, ... for parsing
   std::string runtime_include;          // where <tascell/tascell.hpp> is
   std::string resource_dir;             // Clang's builtin headers
+  // Where the translations of user headers with markers go (each at its
+  // absolute path under it); empty: such a header is an error.
+  std::string header_dir;
+};
+
+// A user header's translation: where it goes and what it holds.
+struct header_output {
+  std::string path;
+  std::string text;
 };
 
 struct result {
   bool ok = false;
   std::string output;       // the C++ program (when ok)
   std::string diagnostics;  // our errors, as printed
+  std::vector<header_output> headers;  // translated user headers (when ok)
 };
 
 result translate(const std::string& file, std::string_view original, const options& opts);
