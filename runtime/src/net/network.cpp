@@ -160,16 +160,6 @@ void network::fatal(const std::string& cause) {
   std::_Exit(1);
 }
 
-void network::fail(std::string cause) {
-  {
-    std::lock_guard<std::mutex> g(ev_m_);
-    events_.push_back({event::failure, nullptr, 0, 0, std::move(cause)});
-    ev_cv_.notify_one();
-  }
-  // The message thread ends the process; nothing here may go on.
-  for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
-}
-
 void network::send_raw(int to, std::string bytes) {
   std::lock_guard<std::mutex> g(ev_m_);
   events_.push_back({event::raw, nullptr, 0, to, std::move(bytes)});
@@ -455,7 +445,6 @@ bool network::take_events() {
           }
         }
         break;
-      case event::failure: fatal(e.bytes);
       case event::raw: {
         sending_.push_back({std::move(e.bytes), new MPI_Request});
         in_flight& f = sending_.back();

@@ -55,8 +55,6 @@ class network {
   void incumbent_improved(std::uint64_t id, std::string value);
   // A board was written here: send the write to every process.
   void board_published(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string value);
-  // Ends the run on every process with this message (from any thread).
-  void fail(std::string cause);
   // Wakes the message thread if it sleeps (a proxy's request was answered).
   void wake();
   // A request of this process for work is out: idle workers should stay
@@ -82,7 +80,7 @@ class network {
  private:
   // One kind of event from a worker to the message thread.
   struct event {
-    enum kind_t { finished, cancelled, improved, published, root_begin, root_end, failure, raw } kind;
+    enum kind_t { finished, cancelled, improved, published, root_begin, root_end, raw } kind;
     task* t = nullptr;
     std::uint64_t id = 0;
     int to = 0;
