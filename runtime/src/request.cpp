@@ -47,6 +47,7 @@ task* request(worker_impl* w, ctx here, worker_impl* v, task* wanted) {
                                             std::memory_order_relaxed))
     return nullptr;  // someone else is asking this victim
   w->stats.requests_sent++;
+  w->note(trace_type::request, static_cast<std::uint64_t>(v->id));
   v->attention.store(1, std::memory_order_release);
   // A victim that waits at a join may be napping in its back-off: it
   // answers when it wakes.
@@ -60,6 +61,7 @@ task* request(worker_impl* w, ctx here, worker_impl* v, task* wanted) {
   }
   if (t == refused) {
     w->stats.requests_refused++;
+    w->note(trace_type::refused, static_cast<std::uint64_t>(v->id));
     return nullptr;
   }
   w->stats.pieces_received++;
@@ -92,6 +94,7 @@ void run_task(worker_impl* w, ctx base, task* t) {
   w->busy.store(true, std::memory_order_relaxed);
   w->hungry.store(false, std::memory_order_relaxed);
   activity before = w->act;
+  if (t->from_rank < 0) w->note(trace_type::start, t->serial);
   w->set_activity(activity::work);
   ++w->depth;
   try {

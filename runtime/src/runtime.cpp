@@ -75,6 +75,7 @@ runtime::runtime(settings s) : cfg_(std::move(s)) {
     w->rt = this;
     w->rng.seed(seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(i) + 1);
     w->since = std::chrono::steady_clock::now();
+    w->tracing = !cfg_.trace.empty();
     workers_.push_back(w);
   }
   // Worker i runs on the i-th CPU this process may use, when there are no
@@ -141,6 +142,15 @@ runtime::~runtime() {
   }
   cv_.notify_all();
   for (pthread_t th : threads_) pthread_join(th, nullptr);
+  if (!cfg_.trace.empty()) {
+    std::string path = cfg_.trace;
+    if (processes() > 1) {  // (appended in two steps: GCC 12 warns falsely on "." + string)
+      path += '.';
+      path += std::to_string(rank());
+    }
+    std::string error = write_trace(path, rank(), workers_);
+    if (!error.empty()) std::fprintf(stderr, "%s\n", error.c_str());
+  }
   for (worker_impl* w : workers_) {
     w->~worker_impl();
     munmap(w, region_bytes);

@@ -172,6 +172,7 @@ task* give(worker_impl* w, ctx c, worker_impl* thief) {
   t->victim = w;
   t->serial = next_task_serial();
   t->thief.store(thief, std::memory_order_relaxed);
+  if (!remote) w->note(trace_type::give, t->serial);
   point_aux* a = get_aux(w, p);
   t->origin = a;
   t->next_given = a->given;

@@ -62,6 +62,7 @@ settings settings::from_environment() {
                       integer("TASCELL_STACK_MB", 1, 65536, 64, "a stack size in MiB from 1 to 65536")) *
                   (std::size_t{1} << 20);
   s.pin = boolean("TASCELL_PIN", true);
+  if (const char* v = env("TASCELL_TRACE")) s.trace = v;
   if (const char* v = env("TASCELL_MPI")) {
     std::string_view x(v);
     if (x == "auto") s.mpi = mpi_use::automatic;

@@ -25,6 +25,7 @@ struct settings {
   message_loop loop = message_loop::adaptive;           // TASCELL_MSG_LOOP
   spread incumbent = spread::broadcast;     // TASCELL_INCUMBENT
   int incumbent_param = 0;                  // x of random:x, l of lifeline:l
+  std::string trace;                        // TASCELL_TRACE: a path, or empty
 
   // Reads every TASCELL_* variable; throws config_error naming the variable,
   // the value and what is allowed.

@@ -12,6 +12,7 @@
 #include "tascell/chain.hpp"
 #include "tascell/poll.hpp"
 #include "tascell/stats.hpp"
+#include "trace.hpp"
 
 namespace tascell::detail {
 
@@ -93,9 +94,23 @@ struct worker_impl : worker {
   unsigned remote_back_refusals = 0;
   std::chrono::steady_clock::time_point next_remote_back{};
 
+  // Tracing (trace.hpp): on when the runtime was started with TASCELL_TRACE.
+  bool tracing = false;
+  std::vector<trace_record> trace;
+  void note(trace_type t, std::uint64_t id) {
+    if (tracing) [[unlikely]] {
+      std::int64_t now = trace_now();
+      trace.push_back({t, 0, now, now, id});
+    }
+  }
+
   void set_activity(activity a) {
     auto now = std::chrono::steady_clock::now();
     auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now - since).count();
+    if (tracing) [[unlikely]] {
+      std::int64_t end = std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count();
+      trace.push_back({trace_type::span, static_cast<std::uint8_t>(act), end - ns, end, 0});
+    }
     switch (act) {
       case activity::work: stats.work_ns += ns; break;
       case activity::idle: stats.idle_ns += ns; break;
