@@ -1,9 +1,9 @@
 // Joins: waiting for the pieces of a @dowork that were given away, without
 // idling (steal back from the thief, take other work), then merging them.
-#include "net/network.hpp"
 #include <algorithm>
 #include <chrono>
 
+#include "net/network.hpp"
 #include "runtime.hpp"
 #include "tascell/detail/entry.hpp"
 #include "worker.hpp"
@@ -45,8 +45,11 @@ bool help(worker_impl* w, ctx c, point_aux* a, bool may_unwind) {
     // interrupts the worker running the piece there, so after a refusal the
     // next try waits, 20 us and twice as long each time up to 1 ms.
     bool remote = thief && thief->remote_rank.load(std::memory_order_relaxed) >= 0;
-    auto now = std::chrono::steady_clock::now();
-    if (remote && now < w->next_remote_back) break;
+    std::chrono::steady_clock::time_point now{};
+    if (remote) {
+      now = std::chrono::steady_clock::now();
+      if (now < w->next_remote_back) break;
+    }
     if (task* u = request(w, c, thief, t)) {  // steal back
       w->remote_back_refusals = 0;
       run_task(w, c, u);

@@ -217,7 +217,7 @@ void network::thread_main() {
   // At exit: let the last sends complete, then leave MPI together.
   flush();
   auto deadline = clock::now() + std::chrono::seconds(10);
-  while (!sending_.empty() || !seed_queue_.empty()) {
+  while (!sending_.empty() || !to_send_.empty()) {
     reap_sends();
     receive_all();
     flush();
@@ -290,7 +290,7 @@ std::string& network::begin(int to, msg type) {
   std::string& b = out_[static_cast<std::size_t>(to)];
   if (cfg_.loop == message_loop::seed && !b.empty()) {
     // The seed's loop sends every message on its own.
-    seed_queue_.emplace_back(to, std::move(b));
+    to_send_.emplace_back(to, std::move(b));
     b.clear();
   }
   if (b.empty()) {
@@ -310,24 +310,27 @@ bool network::flush() {
   for (int to = 0; to < size_; ++to) {
     std::string& b = out_[static_cast<std::size_t>(to)];
     if (b.empty()) continue;
-    seed_queue_.emplace_back(to, std::move(b));
+    to_send_.emplace_back(to, std::move(b));
     b.clear();
     any = true;
   }
   // Several sends in flight, or one at a time in the seed's loop.
-  while (!seed_queue_.empty() &&
-         (cfg_.loop == message_loop::adaptive || sending_.empty())) {
-    auto [to, buf] = std::move(seed_queue_.front());
-    seed_queue_.pop_front();
-    sending_.push_back({std::move(buf), new MPI_Request});
-    in_flight& f = sending_.back();
-    int rc = MPI_Isend(f.buf.data(), static_cast<int>(f.buf.size()), MPI_BYTE, to, mpi_tag,
-                       MPI_COMM_WORLD, static_cast<MPI_Request*>(f.req));
-    if (rc != MPI_SUCCESS) fatal("MPI_Isend to rank " + std::to_string(to) + " failed: " + mpi_error(rc));
-    bytes_sent_.fetch_add(static_cast<std::int64_t>(f.buf.size()), std::memory_order_relaxed);
+  while (!to_send_.empty() && (cfg_.loop == message_loop::adaptive || sending_.empty())) {
+    auto [to, buf] = std::move(to_send_.front());
+    to_send_.pop_front();
+    isend(to, std::move(buf));
     any = true;
   }
   return any;
+}
+
+void network::isend(int to, std::string buf) {
+  sending_.push_back({std::move(buf), new MPI_Request});
+  in_flight& f = sending_.back();
+  int rc = MPI_Isend(f.buf.data(), static_cast<int>(f.buf.size()), MPI_BYTE, to, mpi_tag, MPI_COMM_WORLD,
+                     static_cast<MPI_Request*>(f.req));
+  if (rc != MPI_SUCCESS) fatal("MPI_Isend to rank " + std::to_string(to) + " failed: " + mpi_error(rc));
+  bytes_sent_.fetch_add(static_cast<std::int64_t>(f.buf.size()), std::memory_order_relaxed);
 }
 
 bool network::reap_sends() {
@@ -445,13 +448,7 @@ bool network::take_events() {
           }
         }
         break;
-      case event::raw: {
-        sending_.push_back({std::move(e.bytes), new MPI_Request});
-        in_flight& f = sending_.back();
-        MPI_Isend(f.buf.data(), static_cast<int>(f.buf.size()), MPI_BYTE, e.to, mpi_tag,
-                  MPI_COMM_WORLD, static_cast<MPI_Request*>(f.req));
-        break;
-      }
+      case event::raw: isend(e.to, std::move(e.bytes)); break;
     }
   }
   return true;

@@ -121,6 +121,7 @@ class network {
   bool ask_for_work();
   bool tend_root();
   bool flush();
+  void isend(int to, std::string buf);
   bool reap_sends();
   void pause();
 
@@ -142,7 +143,12 @@ class network {
 
   // Stealing.
   bool ask_local(proxy& p);  // posts p's request to a local worker
+  // Answers the local worker that asks through p (a steal-back) with t, or
+  // `refused`.
   void answer(proxy& p, task* t);
+  // The answer to the steal-back request seq came: t or `refused`. False
+  // when no such request is out.
+  bool answer_back(std::uint64_t seq, task* t);
   void send_work(proxy& p, task* t);
   void send_result(task* t);
   int choose_victim_rank();
@@ -182,7 +188,7 @@ class network {
   // --- message thread only ---
   std::vector<std::string> out_;  // batches being built, per destination
   std::deque<in_flight> sending_;
-  std::deque<std::pair<int, std::string>> seed_queue_;  // seed loop: one send at a time
+  std::deque<std::pair<int, std::string>> to_send_;  // batches ready to go, in order
   std::vector<int> loads_;        // last load heard from each rank
   unsigned quiet_ = 0;            // turns without a message (back-off)
   std::vector<proxy*> proxies_;   // in use

@@ -131,20 +131,29 @@ void network::on_work(int from, reader& r) {
     rt_.wake_workers();
     return;
   }
-  auto it = backs_.find(seq);
-  if (it == backs_.end()) {
+  if (!answer_back(seq, t)) {
     delete t;
     received_.erase({from, handle});
     throw malformed_message("work that answers no request");
   }
+}
+
+void network::answer(proxy& p, task* t) {
+  worker_impl* req = p.w->requester.load(std::memory_order_acquire);
+  if (t != refused) t->thief.store(req, std::memory_order_seq_cst);
+  p.w->requester.store(nullptr, std::memory_order_release);
+  req->reply.store(t, std::memory_order_release);
+}
+
+bool network::answer_back(std::uint64_t seq, task* t) {
+  auto it = backs_.find(seq);
+  if (it == backs_.end()) return false;
   proxy* p = it->second;
   backs_.erase(it);
   p->back_seq = 0;
-  worker_impl* req = p->w->requester.load(std::memory_order_acquire);
-  t->thief.store(req, std::memory_order_seq_cst);
-  p->w->requester.store(nullptr, std::memory_order_release);
-  req->reply.store(t, std::memory_order_release);
+  answer(*p, t);
   if (!p->given) free_proxy(p);
+  return true;
 }
 
 void network::on_refuse(int from, std::uint64_t seq) {
@@ -160,15 +169,7 @@ void network::on_refuse(int from, std::uint64_t seq) {
     next_ask_ = clock::now() + std::chrono::microseconds(us);
     return;
   }
-  auto it = backs_.find(seq);
-  if (it == backs_.end()) throw malformed_message("a refusal that answers no request");
-  proxy* p = it->second;
-  backs_.erase(it);
-  p->back_seq = 0;
-  worker_impl* req = p->w->requester.load(std::memory_order_acquire);
-  p->w->requester.store(nullptr, std::memory_order_release);
-  req->reply.store(refused, std::memory_order_release);
-  if (!p->given) free_proxy(p);
+  if (!answer_back(seq, refused)) throw malformed_message("a refusal that answers no request");
 }
 
 void network::send_result(task* t) {
@@ -344,8 +345,7 @@ bool network::tend_proxies() {
     if (req && !p->back_seq) {
       any = true;
       if (req->wanted != p->given || rt_.root_done()) {
-        p->w->requester.store(nullptr, std::memory_order_release);
-        req->reply.store(refused, std::memory_order_release);
+        answer(*p, refused);
       } else {
         p->back_seq = next_seq_++;
         backs_[p->back_seq] = p;
@@ -365,9 +365,8 @@ bool network::tend_proxies() {
   }
   // Requests on spare proxies are stale (their piece came back): refuse.
   for (proxy* p : spare_) {
-    if (worker_impl* req = p->w->requester.load(std::memory_order_acquire)) {
-      p->w->requester.store(nullptr, std::memory_order_release);
-      req->reply.store(refused, std::memory_order_release);
+    if (p->w->requester.load(std::memory_order_acquire)) {
+      answer(*p, refused);
       any = true;
     }
   }
