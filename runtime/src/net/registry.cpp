@@ -1,7 +1,8 @@
-// Kinds of work and exception types, known to every process under the same
-// id: a hash of the type's name. Two sites whose type names coincide (types
+// What every process of a binary knows under the same id. Kinds of work and
+// exception types: a hash of the type's name. Two sites whose type names coincide (types
 // with internal linkage in two files) get the next free id in registration
-// order, which is the same in every process of one binary.
+// order, which is the same in every process of one binary. Incumbents and
+// boards: their place in the binary.
 #include "registry.hpp"
 
 #include <mutex>
@@ -47,64 +48,55 @@ exception_table& exceptions() {
   return t;
 }
 
-struct incumbent_table {
+// Namespace-scope objects shared between processes (incumbents, boards),
+// with the operations of their type.
+template <class Ops>
+struct object_table {
   std::mutex m;
-  std::unordered_map<std::uint64_t, std::pair<void*, const incumbent_ops*>> by_id;
+  std::unordered_map<std::uint64_t, std::pair<void*, const Ops*>> by_id;
 };
-incumbent_table& incumbents() {
-  static incumbent_table t;
+object_table<incumbent_ops>& incumbents() {
+  static object_table<incumbent_ops> t;
   return t;
 }
-struct board_table {
-  std::mutex m;
-  std::unordered_map<std::uint64_t, std::pair<void*, const board_ops*>> by_id;
-};
-board_table& boards() {
-  static board_table t;
+object_table<board_ops>& boards() {
+  static object_table<board_ops> t;
   return t;
 }
 std::atomic<std::uint64_t> lamport{0};
 std::atomic<int> my_rank{0};
 
-// Incumbents and boards are known by their distance from this object: globals of one
-// binary lie at the same distances from each other in every process.
+// Incumbents and boards are known by their distance from this object:
+// globals of one binary lie at the same distances from each other in every
+// process.
 const char anchor = 0;
-std::uint64_t incumbent_id(const void* obj) {
+std::uint64_t object_id(const void* obj) {
   return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(obj) -
                                     reinterpret_cast<std::uintptr_t>(&anchor));
+}
+
+template <class Ops>
+std::uint64_t enrol(object_table<Ops>& t, void* obj, const Ops* ops) {
+  std::lock_guard<std::mutex> g(t.m);
+  std::uint64_t id = object_id(obj);
+  t.by_id[id] = {obj, ops};
+  return id;
+}
+
+template <class Ops>
+void withdraw(object_table<Ops>& t, void* obj) {
+  std::lock_guard<std::mutex> g(t.m);
+  t.by_id.erase(object_id(obj));
 }
 
 }  // namespace
 
 std::atomic<bool> spreading{false};
 
-std::uint64_t register_incumbent(void* obj, const incumbent_ops* ops) {
-  incumbent_table& t = incumbents();
-  std::lock_guard<std::mutex> g(t.m);
-  std::uint64_t id = incumbent_id(obj);
-  t.by_id[id] = {obj, ops};
-  return id;
-}
-
-void unregister_incumbent(void* obj) {
-  incumbent_table& t = incumbents();
-  std::lock_guard<std::mutex> g(t.m);
-  t.by_id.erase(incumbent_id(obj));
-}
-
-std::uint64_t register_board(void* obj, const board_ops* ops) {
-  board_table& t = boards();
-  std::lock_guard<std::mutex> g(t.m);
-  std::uint64_t id = incumbent_id(obj);
-  t.by_id[id] = {obj, ops};
-  return id;
-}
-
-void unregister_board(void* obj) {
-  board_table& t = boards();
-  std::lock_guard<std::mutex> g(t.m);
-  t.by_id.erase(incumbent_id(obj));
-}
+std::uint64_t register_incumbent(void* obj, const incumbent_ops* ops) { return enrol(incumbents(), obj, ops); }
+void unregister_incumbent(void* obj) { withdraw(incumbents(), obj); }
+std::uint64_t register_board(void* obj, const board_ops* ops) { return enrol(boards(), obj, ops); }
+void unregister_board(void* obj) { withdraw(boards(), obj); }
 
 std::uint64_t board_stamp() {
   std::uint64_t clock = lamport.fetch_add(1, std::memory_order_relaxed) + 1;
@@ -224,7 +216,7 @@ std::exception_ptr unpack_exception(std::string_view bytes, int from_rank) {
 }
 
 bool apply_incumbent(std::uint64_t id, std::string_view bytes) {
-  incumbent_table& t = incumbents();
+  auto& t = incumbents();
   std::lock_guard<std::mutex> g(t.m);
   auto it = t.by_id.find(id);
   if (it == t.by_id.end())
@@ -237,7 +229,7 @@ bool apply_incumbent(std::uint64_t id, std::string_view bytes) {
 }
 
 std::vector<std::pair<std::uint64_t, std::string>> incumbent_values() {
-  incumbent_table& t = incumbents();
+  auto& t = incumbents();
   std::lock_guard<std::mutex> g(t.m);
   std::vector<std::pair<std::uint64_t, std::string>> v;
   for (auto& [id, e] : t.by_id) {
@@ -250,7 +242,7 @@ std::vector<std::pair<std::uint64_t, std::string>> incumbent_values() {
 
 void apply_board(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string_view value) {
   board_seen(stamp);
-  board_table& t = boards();
+  auto& t = boards();
   std::pair<void*, const board_ops*> b;
   {
     std::lock_guard<std::mutex> g(t.m);
@@ -264,7 +256,7 @@ void apply_board(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::
 }
 
 std::vector<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::string>> board_writes() {
-  board_table& t = boards();
+  auto& t = boards();
   std::lock_guard<std::mutex> g(t.m);
   std::vector<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t, std::string>> out;
   for (auto& [id, b] : t.by_id)
