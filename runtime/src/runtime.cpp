@@ -163,7 +163,8 @@ int runtime::processes() const { return net_ ? net_->size() : 1; }
 
 void runtime::nap(long microseconds) {
   // Work asked of another process is on its way: stay awake for it (a
-  // sleeping core takes 50-100 us to wake in this VM; the core is idle anyway).
+  // sleeping thread takes tens of microseconds to run again; the core is
+  // idle anyway).
   if (net_ && net_->expecting_work()) {
     sched_yield();
     return;

@@ -169,10 +169,10 @@ void network::send_raw(int to, std::string bytes) {
 namespace {
 // Asks the scheduler for a short time slice (Linux 6.12 and later, EEVDF):
 // a thread with a short slice preempts a busy worker on its core as soon as
-// it wakes, instead of waiting for the worker's slice to end (about 1 ms was
-// seen between a request's arrival and the message thread running). Older
-// kernels refuse; the thread then runs with the default slice.
-void ask_for_short_slice() {
+// it wakes, instead of waiting for the worker's slice to end. Older kernels
+// refuse; the thread then runs with the default slice. Also asks for 1 us of
+// timer slack: by default a timer may fire up to 50 us late.
+void ask_for_prompt_wakeups() {
   struct {
     std::uint32_t size;
     std::uint32_t sched_policy;
@@ -186,14 +186,12 @@ void ask_for_short_slice() {
   attr.sched_policy = 0;            // SCHED_OTHER
   attr.sched_runtime = 100'000;     // the slice: 100 us, the shortest allowed
   syscall(SYS_sched_setattr, 0, &attr, 0u);
-  // Timers of ordinary threads may fire up to 50 us late (timer slack), so
-  // a 5 us sleep took 55: ask for 1 us.
   prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
 }
 }  // namespace
 
 void network::thread_main() {
-  ask_for_short_slice();
+  ask_for_prompt_wakeups();
   init_mpi();
   {
     std::lock_guard<std::mutex> g(ready_m_);
@@ -230,9 +228,10 @@ void network::thread_main() {
 // machine (a VM with 2 cores; a message thread shares its core with a
 // worker):
 //  - every wake-up of the message thread costs its worker dearly: waking
-//    every 50 us made fib 1.7x slower with no other process at all;
+//    every 50 us made fib 1.7x slower with no other process at all
+//    (docs/performance.md);
 //  - yielding does not give the core back to a busy worker reliably;
-//  - a core whose threads all sleep takes 50-100 us to wake.
+//  - a thread that sleeps takes tens of microseconds to run again.
 // So the thread sleeps on the event condition, which a worker's event ends
 // at once (an answer to a proxy, a finished piece, a hungry worker), and
 // only messages from other processes need polling:
