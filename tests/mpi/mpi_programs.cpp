@@ -7,6 +7,7 @@
 //   knapsack      branch and bound with an incumbent shared between processes
 //   cancel        a search that stops at its first solution with cancel()
 //   throw         a search that stops by throwing a registered exception type
+//   unregistered  the same with std::runtime_error: tascell::remote_error elsewhere
 //   usertypes     inputs and outputs of user types with serialize()
 //   board         the bulletin board: newest writes everywhere after the call
 // usage: mpi_programs PROGRAM... [--repeat N]   (or "all")
@@ -20,6 +21,7 @@
 #include <cstring>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -182,6 +184,20 @@ histogram count_serial(int lo, int hi) {
   return h;
 }
 
+// --- an exception of a type nobody registered: it arrives on the other
+// processes as tascell::remote_error with the same what() ---
+void throw_unregistered(tascell::ctx c, int n, int k, int* a) {
+  if (k == n) throw std::runtime_error("unregistered: a placement");
+  tascell::dowork_for(c, tascell::range(0, n), tascell::in(n), tascell::in(k), tascell::copy(a, 0, n),
+                      [](tascell::ctx c, std::int64_t i, const int& n, const int& k, int* a) {
+                        int col = static_cast<int>(i);
+                        if (!programs::safe(a, k, col)) return;
+                        tascell::wind(
+                            c, [=] { a[k] = col; }, [=] { a[k] = -1; },
+                            [&](tascell::ctx c) { throw_unregistered(c, n, k + 1, a); });
+                      });
+}
+
 // --- the bulletin board: every iteration publishes its key twice (the
 // second, newer write must win everywhere) and reads its own write back ---
 tascell::board<long> notes;
@@ -269,6 +285,23 @@ void run(const std::string& name, int repeat) {
       histogram want = count_serial(0, hi);
       want.label = "r";
       check(got == want, "usertypes", i, "histograms differ");
+    } else if (name == "unregistered") {
+      int n = 11 + i % 5;
+      std::vector<int> a(static_cast<std::size_t>(n), -1);
+      std::string what;
+      bool remote = false;
+      try {
+        tascell::root(throw_unregistered, n, 0, a.data());
+      } catch (const tascell::remote_error& e) {
+        what = e.what();
+        remote = e.rank >= 0 && e.rank < tascell::processes();
+      } catch (const std::runtime_error& e) {
+        what = e.what();
+      }
+      check(what == "unregistered: a placement", "unregistered", i, "caught '" + what + "'");
+      // Rank 0's root task may have thrown it itself; every other process
+      // receives it from rank 0.
+      if (!tascell::is_root()) check(remote, "unregistered", i, "not a remote_error naming a rank");
     } else if (name == "board") {
       int n = 200 + i;
       notes.clear();
@@ -338,7 +371,7 @@ int main(int argc, char** argv) {
   }
   arrange_failure(die_rank, corrupt);
   if (names.empty() || names[0] == "all")
-    names = {"fib", "nqueens", "minloop", "knapsack", "cancel", "throw", "usertypes", "board"};
+    names = {"fib", "nqueens", "minloop", "knapsack", "cancel", "throw", "unregistered", "usertypes", "board"};
   for (auto& n : names) run(n, repeat);
   return failures ? 1 : 0;
 }
