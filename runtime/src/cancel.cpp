@@ -27,6 +27,7 @@ void cancel(ctx c) {
   point_aux* a = get_aux(w, p);
   if (a->stopped) return;
   a->cancelled = true;
+  w->note(trace_type::cancel);
   stop_point(w, a, nullptr);  // the caller's own part runs on: no unwind_owner
   propagate_cancel(w, p);
 }

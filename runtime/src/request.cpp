@@ -47,7 +47,12 @@ task* request(worker_impl* w, ctx here, worker_impl* v, task* wanted) {
                                             std::memory_order_relaxed))
     return nullptr;  // someone else is asking this victim
   w->stats.requests_sent++;
-  w->note(trace_type::request, static_cast<std::uint64_t>(v->id));
+  activity before = w->act;
+  if (wanted) w->set_activity(activity::steal_back);
+  if (w->tracing) [[unlikely]] {
+    w->note(trace_type::request, 0, v->id, wanted != nullptr);
+    w->request_ns = w->trace.back().t0_ns;
+  }
   v->attention.store(1, std::memory_order_release);
   // A victim that waits at a join may be napping in its back-off: it
   // answers when it wakes.
@@ -59,13 +64,15 @@ task* request(worker_impl* w, ctx here, worker_impl* v, task* wanted) {
     if (++spins < 64) _mm_pause();
     else sched_yield();
   }
+  if (wanted) w->set_activity(before);
   if (t == refused) {
     w->stats.requests_refused++;
-    w->note(trace_type::refused, static_cast<std::uint64_t>(v->id));
+    w->note(trace_type::refused, 0, v->id, wanted != nullptr);
     return nullptr;
   }
   w->stats.pieces_received++;
   if (wanted) w->stats.steal_backs++;
+  w->answered_request = true;  // the next run_task starts this piece
   return t;
 }
 
@@ -94,7 +101,17 @@ void run_task(worker_impl* w, ctx base, task* t) {
   w->busy.store(true, std::memory_order_relaxed);
   w->hungry.store(false, std::memory_order_relaxed);
   activity before = w->act;
-  if (t->from_rank < 0) w->note(trace_type::start, t->serial);
+  if (w->tracing) [[unlikely]] {
+    // The latency: from this worker's request, or from the message thread's
+    // request to another process (t->asked_ns), or unknown.
+    std::int64_t asked = w->answered_request ? w->request_ns : t->asked_ns > 0 ? t->asked_ns : -1;
+    if (t->from_rank < 0)
+      w->note(trace_type::start, piece_flow_id(w->rt->rank(), t->serial), static_cast<worker_impl*>(t->victim)->id);
+    else
+      w->note(trace_type::start, piece_flow_id(t->from_rank, t->from_handle), -1 - t->from_rank);
+    w->trace.back().b = asked >= 0 ? w->trace.back().t0_ns - asked : -1;
+  }
+  w->answered_request = false;
   w->set_activity(activity::work);
   ++w->depth;
   try {

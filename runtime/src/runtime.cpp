@@ -18,12 +18,13 @@
 
 #include "net/network.hpp"
 #include "net/registry.hpp"
+#include "tascell/incumbent.hpp"
 #include "tascell/root.hpp"
 
 namespace tascell::detail {
-namespace {
-
 thread_local worker_impl* current_worker = nullptr;
+
+namespace {
 
 struct thread_start {
   runtime* rt;
@@ -78,6 +79,7 @@ runtime::runtime(settings s) : cfg_(std::move(s)) {
     w->tracing = !cfg_.trace.empty();
     workers_.push_back(w);
   }
+  if (!cfg_.trace.empty()) spreading.store(true);  // incumbent improvements are traced
   // Worker i runs on the i-th CPU this process may use, when there are no
   // more workers than such CPUs (TASCELL_PIN=1). Worker 0 is the thread that
   // makes the root call: it is pinned for the duration of each root call
@@ -142,13 +144,27 @@ runtime::~runtime() {
   }
   cv_.notify_all();
   for (pthread_t th : threads_) pthread_join(th, nullptr);
+  if (net_) net_->detach();
   if (!cfg_.trace.empty()) {
     std::string path = cfg_.trace;
     if (processes() > 1) {  // (appended in two steps: GCC 12 warns falsely on "." + string)
       path += '.';
       path += std::to_string(rank());
     }
-    std::string error = write_trace(path, rank(), workers_);
+    std::vector<trace_track> tracks;
+    for (worker_impl* w : workers_) {
+      std::string name = "worker ";
+      name += std::to_string(w->id);
+      tracks.push_back({w->id, name, &w->trace});
+    }
+    std::vector<trace_record> messages;
+    trace_clock clock;
+    if (net_) {
+      messages = net_->take_trace();
+      clock = net_->clock_alignment();
+      tracks.push_back({size(), "message thread", &messages});
+    }
+    std::string error = write_trace(path, rank(), processes(), clock, tracks);
     if (!error.empty()) std::fprintf(stderr, "%s\n", error.c_str());
   }
   for (worker_impl* w : workers_) {
@@ -247,6 +263,9 @@ void runtime::run_root(const root_call& call) {
   finished_.store(0, std::memory_order_relaxed);
   auto start = std::chrono::steady_clock::now();
   std::int64_t bytes_before = net_ ? net_->bytes_sent() : 0;
+  std::int64_t messages_before = net_ ? net_->messages_sent() : 0;
+  std::int64_t batches_before = net_ ? net_->batches_sent() : 0;
+  ++root_calls_;
   if (net_) {
     net_->take_steal_latencies();
     net_->begin_root();
@@ -334,13 +353,18 @@ void runtime::run_root(const root_call& call) {
   r.processes = processes();
   if (net_) {
     r.bytes_sent = net_->bytes_sent() - bytes_before;
+    r.messages_sent = net_->messages_sent() - messages_before;
+    r.batches_sent = net_->batches_sent() - batches_before;
     r.remote_steal_ns = net_->take_steal_latencies();
   }
   {
     std::lock_guard<std::mutex> g(stats_m_);
     last_ = r;
   }
-  if (cfg_.stats) print_stats(r);
+  if (cfg_.stats) {
+    print_stats(r);
+    if (net_ && processes() > 1) gather_stats(r);
+  }
   current_worker = nullptr;
   if (err) std::rethrow_exception(err);
 }
@@ -350,26 +374,94 @@ run_stats runtime::last_stats() {
   return last_;
 }
 
-void runtime::print_stats(const run_stats& r) const {
+namespace {
+
+// One process's figures of a root call, as sent to rank 0 (every process
+// runs the same binary: the bytes of a trivially copyable struct).
+struct process_figures {
+  double seconds;
+  std::int32_t workers;
+  worker_stats total;
+  std::int64_t bytes_sent, messages_sent, batches_sent, remote_pieces;
+};
+
+void stats_header(const char* who, const char* more = "") {
+  std::fprintf(stderr, "%6s %10s %10s %10s %9s %9s %8s %8s %8s %8s %8s %8s %8s%s\n", who, "work_ms", "idle_ms",
+               "wait_ms", "stlbk_ms", "give_ms", "req_sent", "refused", "served", "declined", "given", "received",
+               "stealbk", more);
+}
+
+// The per-worker columns; the last three (given, received, stealbk) stay
+// last, for the scripts that read them.
+void stats_row(const char* name, const worker_stats& s, const char* end = "\n") {
   auto ms = [](std::int64_t ns) { return static_cast<double>(ns) / 1e6; };
-  std::fprintf(stderr, "tascell stats: rank %d of %d: root call %.3f s, %d workers, %lld bytes sent, %zu pieces from other processes\n",
-               r.rank, r.processes, r.seconds, size(), static_cast<long long>(r.bytes_sent),
-               r.remote_steal_ns.size());
+  std::fprintf(stderr, "%6s %10.1f %10.1f %10.1f %9.1f %9.1f %8lld %8lld %8lld %8lld %8lld %8lld %8lld%s", name,
+               ms(s.work_ns), ms(s.idle_ns), ms(s.wait_ns), ms(s.steal_back_ns), ms(s.give_ns),
+               static_cast<long long>(s.requests_sent), static_cast<long long>(s.requests_refused),
+               static_cast<long long>(s.requests_served), static_cast<long long>(s.requests_declined),
+               static_cast<long long>(s.pieces_given), static_cast<long long>(s.pieces_received),
+               static_cast<long long>(s.steal_backs), end);
+}
+
+}  // namespace
+
+void runtime::print_stats(const run_stats& r) const {
   std::fprintf(stderr,
-               "%6s %10s %10s %10s %8s %8s %8s %8s %8s %8s %8s\n", "worker", "work_ms", "idle_ms",
-               "wait_ms", "req_sent", "refused", "served", "declined", "given", "received",
-               "stealbk");
-  auto row = [&](const char* name, const worker_stats& s) {
-    std::fprintf(stderr, "%6s %10.1f %10.1f %10.1f %8lld %8lld %8lld %8lld %8lld %8lld %8lld\n",
-                 name, ms(s.work_ns), ms(s.idle_ns), ms(s.wait_ns),
-                 static_cast<long long>(s.requests_sent), static_cast<long long>(s.requests_refused),
-                 static_cast<long long>(s.requests_served),
-                 static_cast<long long>(s.requests_declined), static_cast<long long>(s.pieces_given),
-                 static_cast<long long>(s.pieces_received), static_cast<long long>(s.steal_backs));
-  };
-  for (std::size_t i = 0; i < r.workers.size(); ++i)
-    row(std::to_string(i).c_str(), r.workers[i]);
-  row("total", r.total());
+               "tascell stats: rank %d of %d: root call %.3f s, %d workers, %lld messages in %lld MPI sends, "
+               "%lld bytes sent, %zu pieces from other processes\n",
+               r.rank, r.processes, r.seconds, size(), static_cast<long long>(r.messages_sent),
+               static_cast<long long>(r.batches_sent), static_cast<long long>(r.bytes_sent),
+               r.remote_steal_ns.size());
+  stats_header("worker");
+  for (std::size_t i = 0; i < r.workers.size(); ++i) stats_row(std::to_string(i).c_str(), r.workers[i]);
+  stats_row("total", r.total());
+}
+
+// Several processes: rank 0 prints a row per process and the sum of all.
+void runtime::gather_stats(const run_stats& r) {
+  process_figures mine{r.seconds,       size(),          r.total(),
+                       r.bytes_sent,    r.messages_sent, r.batches_sent,
+                       static_cast<std::int64_t>(r.remote_steal_ns.size())};
+  std::string bytes(reinterpret_cast<const char*>(&mine), sizeof mine);
+  if (rank() != 0) {
+    net_->send_stats(root_calls_, std::move(bytes));
+    return;
+  }
+  std::vector<std::string> all = net_->gather_stats(root_calls_, std::move(bytes), std::chrono::seconds(5));
+  std::fprintf(stderr, "tascell stats: all %d processes: root call %.3f s on rank 0\n", processes(), r.seconds);
+  stats_header("rank", " messages  batches      bytes   remote");
+  worker_stats sum;
+  std::int64_t messages = 0, batches = 0, bytes_sent = 0, remote = 0;
+  std::vector<int> missing;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (all[i].size() != sizeof(process_figures)) {
+      missing.push_back(static_cast<int>(i));
+      continue;
+    }
+    process_figures f;
+    std::memcpy(&f, all[i].data(), sizeof f);
+    std::string name = "r";  // (appended: GCC 12 warns falsely on "r" + string)
+    name += std::to_string(i);
+    stats_row(name.c_str(), f.total, " ");
+    std::fprintf(stderr, "%8lld %8lld %10lld %8lld\n", static_cast<long long>(f.messages_sent),
+                 static_cast<long long>(f.batches_sent), static_cast<long long>(f.bytes_sent),
+                 static_cast<long long>(f.remote_pieces));
+    run_stats one;
+    one.workers = {sum, f.total};
+    sum = one.total();
+    messages += f.messages_sent;
+    batches += f.batches_sent;
+    bytes_sent += f.bytes_sent;
+    remote += f.remote_pieces;
+  }
+  stats_row("all", sum, " ");
+  std::fprintf(stderr, "%8lld %8lld %10lld %8lld\n", static_cast<long long>(messages),
+               static_cast<long long>(batches), static_cast<long long>(bytes_sent), static_cast<long long>(remote));
+  for (int m : missing)
+    std::fprintf(stderr,
+                 "tascell stats: rank %d sent no statistics within 5 s (is TASCELL_STATS=1 set on every "
+                 "process?); the row \"all\" leaves it out\n",
+                 m);
 }
 
 void run_root(const root_call& call) { runtime::get().run_root(call); }
@@ -384,6 +476,8 @@ worker_stats run_stats::total() const {
     t.work_ns += s.work_ns;
     t.idle_ns += s.idle_ns;
     t.wait_ns += s.wait_ns;
+    t.steal_back_ns += s.steal_back_ns;
+    t.give_ns += s.give_ns;
     t.requests_sent += s.requests_sent;
     t.requests_refused += s.requests_refused;
     t.requests_served += s.requests_served;

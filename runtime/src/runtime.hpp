@@ -19,6 +19,9 @@ class network;
 
 namespace tascell::detail {
 
+// The worker this thread is, during a root call; else nullptr.
+extern thread_local worker_impl* current_worker;
+
 class runtime {
  public:
   static runtime& get();  // starts the runtime on first use
@@ -52,6 +55,7 @@ class runtime {
   void seek_work(worker_impl* w);
   void finish_root(worker_impl* w);  // the barrier after the root task
   void print_stats(const run_stats& r) const;
+  void gather_stats(const run_stats& r);  // several processes: totals on rank 0
 
   settings cfg_;
   std::unique_ptr<net::network> net_;  // started before the workers
@@ -74,6 +78,7 @@ class runtime {
 
   std::mutex stats_m_;
   run_stats last_;
+  std::uint64_t root_calls_ = 0;  // the same count on every process
 
   std::mutex nap_m_;
   std::condition_variable nap_cv_;

@@ -39,16 +39,18 @@ point_aux* get_aux(worker_impl* w, spawn_point* p) {
 }
 
 void stop_point(worker_impl* w, point_aux* a, task* spare) {
-  (void)w;
   if (a->stopped) return;
   a->stopped = true;
   a->point->end = a->point->next;  // drop the work not started
+  std::int64_t told = 0;
   for (task* t = a->given; t; t = t->next_given) {
     if (t == spare || t->done.load(std::memory_order_acquire)) continue;
     t->stop.store(true, std::memory_order_release);
+    ++told;
     if (auto* thief = static_cast<worker_impl*>(t->thief.load(std::memory_order_acquire)))
       thief->attention.store(1, std::memory_order_release);
   }
+  w->note(trace_type::stop, 0, 0, told);
 }
 
 void propagate_cancel(worker_impl* w, spawn_point* p) {
@@ -172,7 +174,14 @@ task* give(worker_impl* w, ctx c, worker_impl* thief) {
   t->victim = w;
   t->serial = next_task_serial();
   t->thief.store(thief, std::memory_order_relaxed);
-  if (!remote) w->note(trace_type::give, t->serial);
+  if (w->tracing) [[unlikely]] {
+    // Depth: the spawn points older than this one on the victim's chain.
+    std::int64_t depth = 0;
+    for (std::size_t i = static_cast<std::size_t>(best) + 1; i < walk.size(); ++i)
+      depth += walk[i].kind->type == node_type::point;
+    int to = remote ? -1 - thief->remote_rank.load(std::memory_order_relaxed) : thief->id;
+    w->note(trace_type::give, piece_flow_id(w->rt->rank(), t->serial), to, depth, hi - lo);
+  }
   point_aux* a = get_aux(w, p);
   t->origin = a;
   t->next_given = a->given;
@@ -186,9 +195,15 @@ void answer_request(worker_impl* w, ctx c, bool refuse) {
   worker_impl* r = w->requester.load(std::memory_order_acquire);
   if (!r) return;
   task* t = nullptr;
+  activity before = w->act;
   try {
-    if (!refuse) t = give(w, c, r);
+    if (!refuse) {
+      w->set_activity(activity::give);
+      t = give(w, c, r);
+      w->set_activity(before);
+    }
   } catch (...) {
+    w->set_activity(before);
     w->requester.store(nullptr, std::memory_order_release);
     r->reply.store(refused, std::memory_order_release);
     throw;

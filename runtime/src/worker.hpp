@@ -56,7 +56,9 @@ struct chain_entry {
 inline task* const no_reply = nullptr;
 inline task* const refused = reinterpret_cast<task*>(std::uintptr_t{1});
 
-enum class activity : std::uint8_t { work, idle, wait };
+// What a worker is doing (statistics and trace spans). messages/asleep
+// are the message thread's, in its trace only.
+enum class activity : std::uint8_t { work, idle, wait, steal_back, give, messages, asleep };
 
 struct worker_impl : worker {
   // --- touched by other workers ---
@@ -97,10 +99,18 @@ struct worker_impl : worker {
   // Tracing (trace.hpp): on when the runtime was started with TASCELL_TRACE.
   bool tracing = false;
   std::vector<trace_record> trace;
-  void note(trace_type t, std::uint64_t id) {
+  std::int64_t request_ns = 0;  // when the last request was sent (tracing only)
+  bool answered_request = false;  // request() just returned a piece
+  void note(trace_type t, std::uint64_t id = 0, std::int32_t a = 0, std::int64_t b = 0, std::int64_t c = 0) {
     if (tracing) [[unlikely]] {
       std::int64_t now = trace_now();
-      trace.push_back({t, 0, now, now, id});
+      trace_record r{t};
+      r.a = a;
+      r.t0_ns = r.t1_ns = now;
+      r.id = id;
+      r.b = b;
+      r.c = c;
+      trace.push_back(r);
     }
   }
 
@@ -109,12 +119,20 @@ struct worker_impl : worker {
     auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now - since).count();
     if (tracing) [[unlikely]] {
       std::int64_t end = std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count();
-      trace.push_back({trace_type::span, static_cast<std::uint8_t>(act), end - ns, end, 0});
+      trace_record r{trace_type::span};
+      r.what = static_cast<std::uint8_t>(act);
+      r.t0_ns = end - ns;
+      r.t1_ns = end;
+      trace.push_back(r);
     }
     switch (act) {
       case activity::work: stats.work_ns += ns; break;
       case activity::idle: stats.idle_ns += ns; break;
       case activity::wait: stats.wait_ns += ns; break;
+      case activity::steal_back: stats.steal_back_ns += ns; break;
+      case activity::give: stats.give_ns += ns; break;
+      case activity::messages:
+      case activity::asleep: break;
     }
     act = a;
     since = now;

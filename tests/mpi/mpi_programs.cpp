@@ -3,6 +3,7 @@
 // every process):
 //   fib           parts with an output
 //   nqueens       a parallel loop, the board copied and undone by winds
+//   nqueens13     n-queens 13 (not in "all"; the traced timelines)
 //   minloop       a parallel loop with a min reduction
 //   knapsack      branch and bound with an incumbent shared between processes
 //   cancel        a search that stops at its first solution with cancel()
@@ -243,6 +244,10 @@ void run(const std::string& name, int repeat) {
       long got = tascell::root(programs::nqueens, n, 0, a.data());
       std::vector<int> b(static_cast<std::size_t>(n), -1);
       check(got == programs::nqueens_serial(n, 0, b.data()), "nqueens", i, std::to_string(got));
+    } else if (name == "nqueens13") {  // the size of the timelines in docs/tracing.md
+      std::vector<int> a(13, -1);
+      long got = tascell::root(programs::nqueens, 13, 0, a.data());
+      check(got == 73712, "nqueens13", i, std::to_string(got));
     } else if (name == "minloop") {
       std::int64_t n = 3000000 + 9973 * i;
       auto got = tascell::root(programs::min_loop, n);

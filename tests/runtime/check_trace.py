@@ -1,72 +1,172 @@
 #!/usr/bin/env python3
-"""Runs a program with TASCELL_TRACE and TASCELL_STATS and checks the trace:
-valid JSON; each worker's spans never overlap; every flow (a piece handed
-over) has exactly one start and one end, so every piece given away started
-exactly once; the counts agree with TASCELL_STATS (pieces given, requests
-sent and refused, summed over the root calls).
+"""Runs a program with TASCELL_TRACE and TASCELL_STATS and checks the trace.
 
-usage: check_trace.py WORKERS PROGRAM ARGS...
+One process: the trace file. Several processes (--mpirun MPIEXEC --np N):
+every process's file, merged by `tascell-trace merge` (--tool), is checked
+as one timeline.
+
+Checks:
+- valid JSON; process and thread names for every track; a message-thread
+  track on each process when there are several;
+- the spans of one track never overlap;
+- every flow (a piece handed over) has exactly one start and one end, so
+  every piece given away started exactly once, also between processes;
+- between processes: some piece moved from one process to another; each
+  such piece starts after it was given (the clocks are aligned); each was
+  seen arriving by the message thread of the process that ran it;
+- the counts agree with TASCELL_STATS, summed over root calls and processes
+  (pieces given, requests sent and refused), and the "all" rows rank 0
+  prints are the sums of the processes' rows.
+
+usage: check_trace.py [--mpirun MPIEXEC --np N --tool TASCELL_TRACE] WORKERS PROGRAM ARGS...
 """
+import argparse
 import collections
+import glob
 import json
 import os
 import subprocess
 import sys
 import tempfile
 
+COUNT_COLUMNS = ["req_sent", "refused", "served", "declined", "given", "received", "stealbk"]
+
+
+def fail(text):
+    raise SystemExit("FAILED: " + text)
+
+
+def stats_rows(stderr, name):
+    """The count columns of every row of TASCELL_STATS whose first column is name."""
+    rows = []
+    for line in stderr.splitlines():
+        cols = line.split()
+        # name work idle wait stlbk give req_sent refused served declined given received stealbk [...]
+        if len(cols) >= 13 and cols[0] == name:
+            rows.append(dict(zip(COUNT_COLUMNS, map(int, cols[6:13]))))
+    return rows
+
 
 def main():
-    workers, prog, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mpirun")
+    ap.add_argument("--np", type=int, default=1)
+    ap.add_argument("--tool")
+    ap.add_argument("workers")
+    ap.add_argument("program", nargs=argparse.REMAINDER)
+    a = ap.parse_args()
+    several = a.np > 1
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "trace.json")
-        env = dict(os.environ, TASCELL_TRACE=path, TASCELL_STATS="1", TASCELL_WORKERS=workers)
-        p = subprocess.run([prog] + args, capture_output=True, text=True, env=env, timeout=600)
+        env = dict(os.environ, TASCELL_TRACE=path, TASCELL_STATS="1", TASCELL_WORKERS=a.workers)
+        cmd = a.program
+        if a.mpirun:
+            env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+            cmd = [a.mpirun, "--oversubscribe", "-np", str(a.np), "-x", "TASCELL_TRACE", "-x", "TASCELL_STATS",
+                   "-x", "TASCELL_WORKERS"] + cmd
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
         if p.returncode != 0:
-            raise SystemExit("FAILED: the program failed (%d)\n%s%s" % (p.returncode, p.stdout, p.stderr))
+            fail("the program failed (%d)\n%s%s" % (p.returncode, p.stdout, p.stderr))
+        if several:
+            files = sorted(glob.glob(path + ".*"))
+            if len(files) != a.np:
+                fail("%d processes wrote %d trace files: %s" % (a.np, len(files), files))
+            merged = os.path.join(tmp, "merged.json")
+            m = subprocess.run([sys.executable, a.tool, "merge", "-o", merged] + files, capture_output=True,
+                               text=True)
+            if m.returncode != 0:
+                fail("tascell-trace merge failed: %s" % m.stderr)
+            path = merged
         with open(path) as f:
             events = json.load(f)["traceEvents"]
 
     spans = collections.defaultdict(list)
-    flows = collections.defaultdict(lambda: {"s": 0, "f": 0})
+    flows = collections.defaultdict(lambda: {"s": [], "f": []})
     instants = collections.Counter()
+    arrived = collections.Counter()
+    sent = recvd = 0
+    thread_names, process_names = {}, set()
     for e in events:
-        if e["ph"] == "X":
-            spans[(e["pid"], e["tid"])].append((e["ts"], e["ts"] + e["dur"], e["name"]))
+        track = (e.get("pid"), e.get("tid"))
+        if e["ph"] == "M":
+            if e["name"] == "thread_name":
+                thread_names[track] = e["args"]["name"]
+            elif e["name"] == "process_name":
+                process_names.add(e["pid"])
+        elif e["ph"] == "X":
+            spans[track].append((e["ts"], e["ts"] + e["dur"], e["name"]))
         elif e["ph"] in ("s", "f"):
-            flows[e["id"]][e["ph"]] += 1
+            flows[e["id"]][e["ph"]].append((track, e["ts"], e.get("args", {})))
         elif e["ph"] == "i":
             instants[e["name"]] += 1
+            if e["name"] == "work arrived":
+                arrived[(e["pid"], e["args"]["piece"])] += 1
+            elif e["name"] == "send":
+                sent += e["args"]["messages"]
+            elif e["name"] == "recv":
+                recvd += e["args"]["messages"]
+
+    for track in spans:
+        if track not in thread_names or track[0] not in process_names:
+            fail("track %s has no name" % (track,))
+    message_tracks = [t for t, n in thread_names.items() if n == "message thread"]
+    if several and len(message_tracks) != a.np:
+        fail("%d message-thread tracks for %d processes" % (len(message_tracks), a.np))
     for track, xs in spans.items():
         xs.sort()
         for (a0, a1, an), (b0, b1, bn) in zip(xs, xs[1:]):
             if b0 < a1 - 0.002:  # 2 ns of rounding
-                raise SystemExit("FAILED: on %s, %s [%.3f, %.3f] overlaps %s [%.3f, %.3f]" %
-                                 (track, an, a0, a1, bn, b0, b1))
-    for fid, c in flows.items():
-        if c != {"s": 1, "f": 1}:
-            raise SystemExit("FAILED: flow %s has %d starts and %d ends" % (fid, c["s"], c["f"]))
+                fail("on %s, %s [%.3f, %.3f] overlaps %s [%.3f, %.3f]" % (track, an, a0, a1, bn, b0, b1))
 
-    # The "total" rows of TASCELL_STATS: req_sent refused served declined given received stealbk.
-    given = sent = refused = 0
-    for line in p.stderr.splitlines():
-        cols = line.split()
-        if cols and cols[0] == "total":
-            sent += int(cols[4])
-            refused += int(cols[5])
-            given += int(cols[8])
+    between = 0
+    for fid, c in flows.items():
+        if len(c["s"]) != 1 or len(c["f"]) != 1:
+            fail("flow %s has %d starts and %d ends" % (fid, len(c["s"]), len(c["f"])))
+        (st, ts, sargs), (ft, tf, fargs) = c["s"][0], c["f"][0]
+        if st[0] != ft[0]:
+            between += 1
+            if "from_rank" not in fargs or fargs["from_rank"] != st[0]:
+                fail("piece %s went from process %s to %s but its start says %s" % (fid, st[0], ft[0], fargs))
+            if arrived[(ft[0], fid)] != 1:
+                fail("piece %s ran on process %s, whose message thread saw it arrive %d times" %
+                     (fid, ft[0], arrived[(ft[0], fid)]))
+            # Both clocks are aligned to rank 0 within half a round trip.
+            if tf < ts - 50:
+                fail("piece %s starts %.1f us before it was given: the clocks are not aligned" % (fid, ts - tf))
+        elif tf < ts:
+            fail("piece %s starts before it was given" % fid)
+    if several and between == 0:
+        fail("no piece moved between processes: nothing between processes was checked")
+    if several and (sent == 0 or recvd == 0 or recvd > sent):
+        fail("the message threads report %d messages sent and %d received" % (sent, recvd))
+
+    totals = stats_rows(p.stderr, "total")
+    given = sum(r["given"] for r in totals)
+    requests = sum(r["req_sent"] for r in totals)
+    refused = sum(r["refused"] for r in totals)
     problems = []
     if len(flows) != given:
         problems.append("%d flows, but TASCELL_STATS counts %d pieces given" % (len(flows), given))
-    if instants["request"] != sent:
-        problems.append("%d requests, but TASCELL_STATS counts %d" % (instants["request"], sent))
+    if instants["request"] != requests:
+        problems.append("%d requests, but TASCELL_STATS counts %d" % (instants["request"], requests))
     if instants["refused"] != refused:
         problems.append("%d refusals, but TASCELL_STATS counts %d" % (instants["refused"], refused))
+    if several:
+        alls = stats_rows(p.stderr, "all")
+        if not alls:
+            problems.append("rank 0 printed no \"all\" rows")
+        for k in COUNT_COLUMNS:
+            if sum(r[k] for r in alls) != sum(r[k] for r in totals):
+                problems.append("the \"all\" rows sum %s to %d, the processes' rows to %d" %
+                                (k, sum(r[k] for r in alls), sum(r[k] for r in totals)))
     if problems:
-        raise SystemExit("FAILED: " + "; ".join(problems))
+        fail("; ".join(problems))
     if given == 0:
-        raise SystemExit("FAILED: no piece was handed over: nothing was checked")
-    print("trace ok: %d spans on %d workers, %d pieces handed over (each started once), %d requests, %d refused"
-          % (sum(len(x) for x in spans.values()), len(spans), given, sent, refused))
+        fail("no piece was handed over: nothing was checked")
+    print("trace ok: %d spans on %d tracks of %d processes, %d pieces handed over (each started once, %d between "
+          "processes), %d requests, %d refused, %d messages sent between processes"
+          % (sum(len(x) for x in spans.values()), len(spans), max(1, len(process_names)), given, between,
+             requests, refused, sent))
 
 
 if __name__ == "__main__":

@@ -31,9 +31,11 @@ struct incumbent_ops {
 // Returns the incumbent's id, the same in every process of the binary.
 std::uint64_t register_incumbent(void* obj, const incumbent_ops* ops);
 void unregister_incumbent(void* obj);
-// True when improvements must be sent to other processes.
+// True when the runtime wants to hear of improvements: to send them to
+// other processes, or to trace them.
 extern std::atomic<bool> spreading;
-void incumbent_improved(std::uint64_t id, const void* bytes, std::size_t n);
+// value: the improvement as a number for the trace, when it is one.
+void incumbent_improved(std::uint64_t id, const void* bytes, std::size_t n, bool is_number, double value);
 
 }  // namespace detail
 
@@ -58,7 +60,7 @@ class incumbent {
   bool improve(T v) {
     if (!improve_here(v)) return false;
     if (detail::spreading.load(std::memory_order_relaxed)) [[unlikely]]
-      detail::incumbent_improved(id_, &v, sizeof v);
+      detail::incumbent_improved(id_, &v, sizeof v, std::is_arithmetic_v<T>, as_number(v));
     return true;
   }
   // Sets the value unconditionally (for example before a new search).
@@ -77,6 +79,10 @@ class incumbent {
         return true;
     }
     return false;
+  }
+  static double as_number(const T& v) {
+    if constexpr (std::is_arithmetic_v<T>) return static_cast<double>(v);
+    else return 0;
   }
   static bool apply(void* obj, const void* bytes) {
     T v;

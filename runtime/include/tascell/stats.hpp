@@ -11,6 +11,8 @@ struct worker_stats {
   std::int64_t work_ns = 0;      // running tasks (the root task or pieces received)
   std::int64_t idle_ns = 0;      // looking for work with nothing to do
   std::int64_t wait_ns = 0;      // at a join whose pieces run elsewhere, not helping
+  std::int64_t steal_back_ns = 0;  // at a join, asking the thief of a piece for part of it back
+  std::int64_t give_ns = 0;      // backtracking to hand work over (any time)
   std::int64_t requests_sent = 0;
   std::int64_t requests_refused = 0;  // of those sent, answered "no work"
   std::int64_t requests_served = 0;   // received and answered with work
@@ -24,7 +26,9 @@ struct run_stats {
   double seconds = 0;
   std::vector<worker_stats> workers;
   int rank = 0, processes = 1;
-  std::int64_t bytes_sent = 0;  // to other processes
+  std::int64_t bytes_sent = 0;     // to other processes
+  std::int64_t messages_sent = 0;  // to other processes (requests, work, results, ...)
+  std::int64_t batches_sent = 0;   // MPI sends that carried them
   // Steals from other processes: request sent -> work taken by a worker.
   std::vector<std::int64_t> remote_steal_ns;
   worker_stats total() const;

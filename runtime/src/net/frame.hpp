@@ -33,7 +33,8 @@ enum class msg : std::uint8_t {
   root_finish,     // root number, incumbents
   incumbent,       // root number, id, hops so far, value bytes
   board,           // root number, board id, key, stamp, value bytes
-  last = board
+  stats,           // root number, figures (TASCELL_STATS, to rank 0)
+  last = stats
 };
 
 struct malformed_message : std::runtime_error {

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <time.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -125,8 +126,97 @@ void network::init_mpi() {
     MPI_Comm_free(&node);
   }
   out_.resize(static_cast<std::size_t>(size_));
+  out_count_.assign(static_cast<std::size_t>(size_), 0);
   loads_.assign(static_cast<std::size_t>(size_), 0);
   check_same_binary();
+  tracing_ = !cfg_.trace.empty();
+  if (tracing_) align_clocks();
+}
+
+// Cristian's method: each rank asks rank 0 for its clock K times; the answer
+// with the shortest round trip is the best estimate, rank 0's reading being
+// taken at the middle of that round trip, within half of it. Rank 0 also
+// sends its clock reading at the start: the trace's zero on every process.
+void network::align_clocks() {
+  constexpr int rounds = 16;
+  constexpr int tag = mpi_tag + 1;
+  std::int64_t now = trace_now();
+  if (rank_ == 0) {
+    clock_ = {now, true, 0, 0};
+    for (int r = 1; r < size_; ++r)
+      for (int k = 0; k < rounds; ++k) {
+        char ping;
+        int rc = MPI_Recv(&ping, 1, MPI_BYTE, r, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) fatal("MPI_Recv while aligning clocks failed: " + mpi_error(rc));
+        std::int64_t reply[2] = {trace_now(), clock_.origin_ns};
+        rc = MPI_Send(reply, 2, MPI_INT64_T, r, tag, MPI_COMM_WORLD);
+        if (rc != MPI_SUCCESS) fatal("MPI_Send while aligning clocks failed: " + mpi_error(rc));
+      }
+    return;
+  }
+  std::int64_t best = INT64_MAX;
+  for (int k = 0; k < rounds; ++k) {
+    char ping = 0;
+    std::int64_t t1 = trace_now();
+    int rc = MPI_Send(&ping, 1, MPI_BYTE, 0, tag, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) fatal("MPI_Send while aligning clocks failed: " + mpi_error(rc));
+    std::int64_t reply[2];
+    rc = MPI_Recv(reply, 2, MPI_INT64_T, 0, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) fatal("MPI_Recv while aligning clocks failed: " + mpi_error(rc));
+    std::int64_t t2 = trace_now();
+    if (t2 - t1 < best) {
+      best = t2 - t1;
+      std::int64_t offset = reply[0] - (t1 + (t2 - t1) / 2);
+      clock_ = {reply[1] - offset, true, offset, best / 2};
+    }
+  }
+}
+
+void network::note(trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b, std::int64_t c) {
+  trace_record r{t};
+  r.a = a;
+  r.t0_ns = r.t1_ns = trace_now();
+  r.id = id;
+  r.b = b;
+  r.c = c;
+  std::lock_guard<std::mutex> g(trace_m_);
+  trace_.push_back(r);
+}
+
+void network::note_span(bool asleep) {
+  std::int64_t now = trace_now();
+  trace_record r{trace_type::span};
+  r.what = static_cast<std::uint8_t>(asleep_ ? activity::asleep : activity::messages);
+  r.t0_ns = span_since_;
+  r.t1_ns = now;
+  span_since_ = now;
+  asleep_ = asleep;
+  std::lock_guard<std::mutex> g(trace_m_);
+  trace_.push_back(r);
+}
+
+void network::quiesce() {
+  {
+    std::lock_guard<std::mutex> g(ev_m_);
+    events_.push_back({event::sync, nullptr, 0, 0, {}});
+    ev_cv_.notify_one();
+  }
+  std::unique_lock<std::mutex> g(sync_m_);
+  sync_cv_.wait(g, [&] { return synced_; });
+  synced_ = false;
+}
+
+void network::detach() {
+  quiesce();
+  attached_.store(false, std::memory_order_release);
+  quiesce();  // a turn of the loop that began before the store has ended
+}
+
+std::vector<trace_record> network::take_trace() {
+  std::lock_guard<std::mutex> g(trace_m_);
+  std::vector<trace_record> v;
+  v.swap(trace_);
+  return v;
 }
 
 // Every process must run the same executable: kinds of work are known by
@@ -200,6 +290,7 @@ void network::thread_main() {
   ready_cv_.notify_all();
   if (!init_error_.empty()) return;
   if (size_ > 1) spreading.store(true);
+  span_since_ = trace_now();
 
   while (!shutdown_.load(std::memory_order_acquire)) {
     bool progress = false;
@@ -210,9 +301,19 @@ void network::thread_main() {
     progress |= tend_root();
     progress |= flush();
     progress |= reap_sends();
+    if (sync_asked_) {
+      sync_asked_ = false;
+      std::lock_guard<std::mutex> g(sync_m_);
+      synced_ = true;
+      sync_cv_.notify_all();
+    }
     if (!progress) pause();
+    else if (asleep_) note_span(false);
   }
-  // At exit: let the last sends complete, then leave MPI together.
+  if (tracing_) note_span(false);
+  // At exit: send what workers handed over last (statistics of the last
+  // root call), let the last sends complete, then leave MPI together.
+  take_events();
   flush();
   auto deadline = clock::now() + std::chrono::seconds(10);
   while (!sending_.empty() || !to_send_.empty()) {
@@ -265,6 +366,7 @@ void network::pause() {
   }
   std::unique_lock<std::mutex> g(ev_m_);
   if (!events_.empty() || shutdown_.load()) return;
+  if (tracing_ && !asleep_) [[unlikely]] note_span(true);
   sleeping_.store(true, std::memory_order_seq_cst);
   ev_cv_.wait_for(g, std::chrono::microseconds(us));
   sleeping_.store(false, std::memory_order_relaxed);
@@ -287,11 +389,7 @@ int network::load_here() const {
 
 std::string& network::begin(int to, msg type) {
   std::string& b = out_[static_cast<std::size_t>(to)];
-  if (cfg_.loop == message_loop::seed && !b.empty()) {
-    // The seed's loop sends every message on its own.
-    to_send_.emplace_back(to, std::move(b));
-    b.clear();
-  }
+  if (cfg_.loop == message_loop::seed && !b.empty()) queue_batch(to);  // the seed's loop: one message a send
   if (b.empty()) {
     writer w(b);
     w.put(batch_magic);
@@ -301,16 +399,26 @@ std::string& network::begin(int to, msg type) {
   // byte strings carry their own lengths.
   writer w(b);
   w.put(type);
+  ++out_count_[static_cast<std::size_t>(to)];
+  messages_sent_.fetch_add(1, std::memory_order_relaxed);
   return b;
+}
+
+void network::queue_batch(int to) {
+  std::string& b = out_[static_cast<std::size_t>(to)];
+  std::int64_t& n = out_count_[static_cast<std::size_t>(to)];
+  if (tracing_) [[unlikely]]
+    note(trace_type::send, 0, to, n, static_cast<std::int64_t>(b.size()));
+  n = 0;
+  to_send_.emplace_back(to, std::move(b));
+  b.clear();
 }
 
 bool network::flush() {
   bool any = false;
   for (int to = 0; to < size_; ++to) {
-    std::string& b = out_[static_cast<std::size_t>(to)];
-    if (b.empty()) continue;
-    to_send_.emplace_back(to, std::move(b));
-    b.clear();
+    if (out_[static_cast<std::size_t>(to)].empty()) continue;
+    queue_batch(to);
     any = true;
   }
   // Several sends in flight, or one at a time in the seed's loop.
@@ -330,6 +438,7 @@ void network::isend(int to, std::string buf) {
                      static_cast<MPI_Request*>(f.req));
   if (rc != MPI_SUCCESS) fatal("MPI_Isend to rank " + std::to_string(to) + " failed: " + mpi_error(rc));
   bytes_sent_.fetch_add(static_cast<std::int64_t>(f.buf.size()), std::memory_order_relaxed);
+  batches_sent_.fetch_add(1, std::memory_order_relaxed);
 }
 
 bool network::reap_sends() {
@@ -377,7 +486,10 @@ void network::handle_batch(int from, const std::string& buf) {
     std::int32_t load = r.get<std::int32_t>("the sender's load");
     loads_[static_cast<std::size_t>(from)] = load;
     quiet_ = 0;
-    while (!r.done()) handle(from, r);
+    std::int64_t n = 0;
+    for (; !r.done(); ++n) handle(from, r);
+    if (tracing_) [[unlikely]]
+      note(trace_type::recv, 0, from, n, static_cast<std::int64_t>(buf.size()));
   } catch (const malformed_message& e) {
     fatal("malformed message from rank " + std::to_string(from) + ": " + e.what());
   } catch (const cereal::Exception& e) {
@@ -448,6 +560,13 @@ bool network::take_events() {
         }
         break;
       case event::raw: isend(e.to, std::move(e.bytes)); break;
+      case event::sync: sync_asked_ = true; break;
+      case event::stats: {
+        writer w(begin(0, msg::stats));
+        w.put(e.id);
+        w.bytes(e.bytes);
+        break;
+      }
     }
   }
   return true;
@@ -485,6 +604,7 @@ void network::handle(int from, reader& r) {
     case msg::root_finish: on_root_finish(from, r); return;
     case msg::incumbent: on_incumbent(from, r); return;
     case msg::board: on_board(from, r); return;
+    case msg::stats: on_stats(from, r); return;
   }
   throw malformed_message("unknown message type " + std::to_string(static_cast<int>(type)));
 }

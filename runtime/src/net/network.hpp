@@ -62,6 +62,10 @@ class network {
   bool expecting_work() const { return expecting_.load(std::memory_order_relaxed); }
   // The runtime's workers exist: the message thread may look at them.
   void attach() { attached_.store(true, std::memory_order_release); }
+  // The workers are about to go: sends on what workers posted last (the
+  // statistics of the last root call), then stops looking at the workers;
+  // returns when the message thread no longer does.
+  void detach();
 
   // --- root calls (the calling thread) ---
   void begin_root();
@@ -70,9 +74,27 @@ class network {
   // root call has ended everywhere and returns rank 0's outcome.
   std::string end_root(std::string outcome);
 
-  // Figures of the current root call.
+  // Figures since the start (the runtime takes differences per root call).
   std::int64_t bytes_sent() const { return bytes_sent_.load(std::memory_order_relaxed); }
+  std::int64_t messages_sent() const { return messages_sent_.load(std::memory_order_relaxed); }
+  std::int64_t batches_sent() const { return batches_sent_.load(std::memory_order_relaxed); }
   std::vector<std::int64_t> take_steal_latencies();
+
+  // TASCELL_STATS with several processes: every process sends the figures
+  // of root call `number` to rank 0 (send_stats); rank 0 waits up to
+  // `timeout` for all of them (gather_stats: one entry per rank, empty for
+  // a rank that sent none).
+  void send_stats(std::uint64_t number, std::string figures);
+  std::vector<std::string> gather_stats(std::uint64_t number, std::string mine,
+                                        std::chrono::milliseconds timeout);
+
+  // Tracing: the message thread's records (taken once, at exit) and how
+  // this process's clock maps to the common timeline.
+  // Waits until the message thread has sent on every event posted so far
+  // (at exit, before the trace is taken: the last statistics).
+  void quiesce();
+  std::vector<trace_record> take_trace();
+  const trace_clock& clock_alignment() const { return clock_; }
 
   // Test hook: sends raw bytes to a rank as if they were a batch.
   void send_raw(int to, std::string bytes);
@@ -80,7 +102,7 @@ class network {
  private:
   // One kind of event from a worker to the message thread.
   struct event {
-    enum kind_t { finished, cancelled, improved, published, root_begin, root_end, raw } kind;
+    enum kind_t { finished, cancelled, improved, published, root_begin, root_end, raw, stats, sync } kind;
     task* t = nullptr;
     std::uint64_t id = 0;
     int to = 0;
@@ -112,6 +134,7 @@ class network {
   void thread_main();
   void init_mpi();
   void check_same_binary();
+  void align_clocks();
   [[noreturn]] void fatal(const std::string& cause);
 
   // The loop's steps; each returns true when it did something.
@@ -127,6 +150,7 @@ class network {
 
   // Messages.
   std::string& begin(int to, msg type);
+  void queue_batch(int to);  // out_[to] is complete: to the send queue
   void handle_batch(int from, const std::string& buf);
   void handle(int from, reader& r);
   void on_request(int from, std::uint64_t seq, std::uint64_t wanted);
@@ -140,6 +164,7 @@ class network {
   void on_root_finish(int from, reader& r);
   void on_incumbent(int from, reader& r);
   void on_board(int from, reader& r);
+  void on_stats(int from, reader& r);
 
   // Stealing.
   bool ask_local(proxy& p);  // posts p's request to a local worker
@@ -221,6 +246,28 @@ class network {
   std::condition_variable root_cv_;
   bool root_over_ = false;       // the caller may return
   std::atomic<std::int64_t> bytes_sent_{0};
+  std::atomic<std::int64_t> messages_sent_{0};
+  std::atomic<std::int64_t> batches_sent_{0};
+  std::vector<std::int64_t> out_count_;  // messages in out_[to]
+
+  // TASCELL_STATS: figures from the other processes, by root call (rank 0).
+  std::mutex stats_m_;
+  std::condition_variable stats_cv_;
+  std::map<std::uint64_t, std::vector<std::string>> stats_in_;
+
+  // Tracing (message thread; take_trace() from another thread at exit).
+  bool tracing_ = false;
+  std::mutex trace_m_;
+  std::vector<trace_record> trace_;
+  bool sync_asked_ = false;      // a sync event was taken: done after the next flush
+  std::mutex sync_m_;
+  std::condition_variable sync_cv_;
+  bool synced_ = false;
+  trace_clock clock_;
+  bool asleep_ = false;          // in an "asleep" span
+  std::int64_t span_since_ = 0;  // start of the current span
+  void note(trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b = 0, std::int64_t c = 0);
+  void note_span(bool asleep);   // the current span ends; the next is asleep or not
 };
 
 }  // namespace tascell::detail::net

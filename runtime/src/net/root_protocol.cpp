@@ -9,7 +9,9 @@
 // values; each process applies them and leaves the root call. After FINISH
 // no message of that root call is in flight except stale stops and
 // cancellations, which name pieces no longer known and are ignored.
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "../runtime.hpp"
 #include "network.hpp"
@@ -18,7 +20,12 @@
 
 namespace tascell::detail {
 
-void incumbent_improved(std::uint64_t id, const void* bytes, std::size_t n) {
+void incumbent_improved(std::uint64_t id, const void* bytes, std::size_t n, bool is_number, double value) {
+  if (worker_impl* w = current_worker; w && w->tracing) {
+    std::int64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof bits);
+    w->note(trace_type::incumbent, id, 0, is_number, bits);
+  }
   if (net::network* nw = runtime::get().net())
     nw->incumbent_improved(id, std::string(static_cast<const char*>(bytes), n));
 }
@@ -181,6 +188,7 @@ void network::on_incumbent(int from, reader& r) {
   } catch (const std::runtime_error& e) {
     throw malformed_message(e.what());
   }
+  if (improved && tracing_) note(trace_type::improved, id, from);
   if (improved && cfg_.incumbent != spread::broadcast && hops < 64)
     spread_incumbent(id, std::string(value), hops + 1, from);
 }
@@ -229,6 +237,41 @@ void network::apply_shared_state(std::string_view bytes) {
   } catch (const std::runtime_error& e) {
     throw malformed_message(e.what());
   }
+}
+
+// --- statistics of several processes ---
+
+void network::send_stats(std::uint64_t number, std::string figures) {
+  std::lock_guard<std::mutex> g(ev_m_);
+  events_.push_back({event::stats, nullptr, number, 0, std::move(figures)});
+  ev_cv_.notify_one();
+}
+
+void network::on_stats(int from, reader& r) {
+  auto n = r.get<std::uint64_t>("a root call number");
+  std::string_view figures = r.bytes("statistics");
+  if (rank_ != 0) throw malformed_message("statistics sent to a rank other than 0");
+  {
+    std::lock_guard<std::mutex> g(stats_m_);
+    auto& v = stats_in_[n];
+    v.resize(static_cast<std::size_t>(size_));
+    v[static_cast<std::size_t>(from)] = std::string(figures);
+  }
+  stats_cv_.notify_all();
+}
+
+std::vector<std::string> network::gather_stats(std::uint64_t number, std::string mine,
+                                               std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> g(stats_m_);
+  auto& v = stats_in_[number];
+  v.resize(static_cast<std::size_t>(size_));
+  v[0] = std::move(mine);
+  stats_cv_.wait_for(g, timeout, [&] {
+    return std::all_of(v.begin(), v.end(), [](const std::string& x) { return !x.empty(); });
+  });
+  std::vector<std::string> out = std::move(v);
+  stats_in_.erase(number);
+  return out;
 }
 
 // --- the bulletin board ---

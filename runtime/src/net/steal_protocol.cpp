@@ -94,6 +94,7 @@ bool network::ask_for_work() {
   expecting_.store(true, std::memory_order_relaxed);
   asking_rank_ = to;
   asking_since_ = now;
+  if (tracing_) note(trace_type::ask, 0, to);
   writer w(begin(to, msg::request));
   w.put(root_number_);
   w.put(asking_seq_);
@@ -121,6 +122,7 @@ void network::on_work(int from, reader& r) {
   t->from_handle = handle;
   t->serial = next_task_serial();
   received_[{from, handle}] = t;
+  if (tracing_) note(trace_type::arrived, piece_flow_id(from, handle), from);
   if (seq == asking_seq_ && from == asking_rank_) {
     asking_seq_ = 0;
     expecting_.store(false, std::memory_order_relaxed);
@@ -158,6 +160,7 @@ bool network::answer_back(std::uint64_t seq, task* t) {
 
 void network::on_refuse(int from, std::uint64_t seq) {
   if (seq == asking_seq_ && from == asking_rank_) {
+    if (tracing_) note(trace_type::denied, 0, from);
     asking_seq_ = 0;
     expecting_.store(false, std::memory_order_relaxed);
     loads_[static_cast<std::size_t>(from)] = 0;
