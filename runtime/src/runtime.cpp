@@ -19,6 +19,7 @@
 #include "net/network.hpp"
 #include "net/registry.hpp"
 #include "tascell/incumbent.hpp"
+#include "tascell/detail/testing.hpp"
 #include "tascell/root.hpp"
 
 namespace tascell::detail {
@@ -89,20 +90,26 @@ runtime::runtime(settings s) : cfg_(std::move(s)) {
   if (cfg_.pin && sched_getaffinity(0, sizeof(allowed), &allowed) == 0) {
     for (int c = 0; c < CPU_SETSIZE; ++c)
       if (CPU_ISSET(c, &allowed)) cpus_.push_back(c);
-    // Several processes of this run on this machine that may use the same
-    // CPUs (mpirun did not bind them apart): each takes its own share, in
-    // the order of its rank on the machine, or nobody pins when there are
-    // not enough CPUs for all (the OS spreads the threads better then).
+    // Several processes of this run on this machine that see the same CPUs
+    // (mpirun did not bind them apart): each takes its own share, in the
+    // order of its rank on the machine, or nobody pins when there are not
+    // enough CPUs for all (the OS spreads the threads better then).
+    // Processes bound to CPUs of their own pin within them; processes
+    // whose CPUs partly overlap do not pin.
     std::size_t share = static_cast<std::size_t>(cfg_.workers);
     std::size_t local = net_ ? static_cast<std::size_t>(net_->local_size()) : 1;
-    if (local > 1 && cpus_.size() > share) {
+    auto sharing = net_ ? net_->cpus_here() : net::network::cpu_sharing::alone;
+    if (local > 1 && sharing == net::network::cpu_sharing::same) {
       if (cpus_.size() >= share * local)
         cpus_.erase(cpus_.begin(),
                     cpus_.begin() + static_cast<std::ptrdiff_t>(share * static_cast<std::size_t>(net_->local_rank())));
       else
         cpus_.clear();
+    } else if (local > 1 && sharing == net::network::cpu_sharing::overlapping) {
+      cpus_.clear();
     }
     if (share > cpus_.size()) cpus_.clear();
+    cpus_.resize(std::min(cpus_.size(), share));
   }
   for (int i = 1; i < cfg_.workers; ++i) {
     pthread_attr_t attr;
@@ -465,6 +472,14 @@ void runtime::gather_stats(const run_stats& r) {
 }
 
 void run_root(const root_call& call) { runtime::get().run_root(call); }
+
+std::vector<int> pinned_cpus_for_testing() { return runtime::get().pinned_cpus(); }
+
+std::pair<int, int> local_rank_for_testing() {
+  runtime& rt = runtime::get();
+  if (net::network* nw = rt.net()) return {nw->local_rank(), nw->local_size()};
+  return {0, 1};
+}
 
 }  // namespace tascell::detail
 

@@ -41,6 +41,8 @@ class runtime {
   net::network* net() { return net_.get(); }
   int rank() const;
   int processes() const;
+  // The CPU of worker i when pinning, else empty.
+  const std::vector<int>& pinned_cpus() const { return cpus_; }
 
   // Idle workers nap here; wake_workers() ends their naps (work arrived).
   void nap(long microseconds);

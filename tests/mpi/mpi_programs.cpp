@@ -4,6 +4,7 @@
 //   fib           parts with an output
 //   nqueens       a parallel loop, the board copied and undone by winds
 //   nqueens13     n-queens 13 (not in "all"; the traced timelines)
+//   pinning       prints the CPUs this process pins its workers to (alone)
 //   minloop       a parallel loop with a min reduction
 //   knapsack      branch and bound with an incumbent shared between processes
 //   cancel        a search that stops at its first solution with cancel()
@@ -373,6 +374,19 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--die") == 0 && i + 1 < argc) die_rank = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--corrupt") == 0 && i + 1 < argc) corrupt = argv[++i];
     else names.emplace_back(argv[i]);
+  }
+  if (!names.empty() && names[0] == "pinning") {
+    // One line per process, for check_pinning.py.
+    std::vector<int> cpus = tascell::detail::pinned_cpus_for_testing();
+    auto [local_rank, local_size] = tascell::detail::local_rank_for_testing();
+    std::string list;
+    for (int c : cpus) {
+      if (!list.empty()) list += ',';
+      list += std::to_string(c);
+    }
+    std::printf("pinning: rank %d local %d of %d workers %d cpus [%s]\n", tascell::rank(), local_rank,
+                local_size, tascell::workers(), list.c_str());
+    return 0;
   }
   arrange_failure(die_rank, corrupt);
   if (names.empty() || names[0] == "all")

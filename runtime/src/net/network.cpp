@@ -123,6 +123,24 @@ void network::init_mpi() {
       MPI_SUCCESS) {
     MPI_Comm_rank(node, &local_rank_);
     MPI_Comm_size(node, &local_size_);
+    // Did mpirun bind the processes to CPUs of their own, or do they all
+    // see the same CPUs (the runtime then splits them, runtime.cpp)?
+    cpu_set_t mine;
+    CPU_ZERO(&mine);
+    sched_getaffinity(0, sizeof mine, &mine);
+    std::vector<cpu_set_t> all(static_cast<std::size_t>(local_size_));
+    if (local_size_ > 1 &&
+        MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, node) == MPI_SUCCESS) {
+      bool same = true, disjoint = true;
+      for (int r = 0; r < local_size_; ++r) {
+        if (r == local_rank_) continue;
+        cpu_set_t both;
+        CPU_AND(&both, &mine, &all[static_cast<std::size_t>(r)]);
+        same = same && CPU_EQUAL(&mine, &all[static_cast<std::size_t>(r)]);
+        disjoint = disjoint && CPU_COUNT(&both) == 0;
+      }
+      cpus_here_ = same ? cpu_sharing::same : disjoint ? cpu_sharing::disjoint : cpu_sharing::overlapping;
+    }
     MPI_Comm_free(&node);
   }
   out_.resize(static_cast<std::size_t>(size_));

@@ -40,6 +40,10 @@ class network {
   // This process among the processes of the run on the same machine.
   int local_rank() const { return local_rank_; }
   int local_size() const { return local_size_; }
+  // How this process's CPUs (its affinity) relate to those of the other
+  // processes of the run on this machine.
+  enum class cpu_sharing { alone, same, disjoint, overlapping };
+  cpu_sharing cpus_here() const { return cpus_here_; }
 
   // --- called by workers ---
   // A piece that another process sent for this one, or nullptr; a worker
@@ -190,6 +194,7 @@ class network {
   settings cfg_;
   int rank_ = 0, size_ = 1;
   int local_rank_ = 0, local_size_ = 1;
+  cpu_sharing cpus_here_ = cpu_sharing::alone;
   std::thread thread_;
   std::mutex ready_m_;
   std::condition_variable ready_cv_;

@@ -1,12 +1,21 @@
-// Hooks for the runtime's own failure tests. Not for programs.
+// Hooks for the runtime's own tests. Not for programs.
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace tascell::detail {
 
 // Sends `bytes` to process `rank` as if they were a batch of messages (to
 // test that a malformed message ends the run with a clear message).
 void send_raw_for_testing(int rank, std::string bytes);
+
+// The CPU each worker of this process is pinned to (worker i: element i),
+// or empty when it does not pin (TASCELL_PIN=0, or not enough CPUs for the
+// processes of the run on this machine). Starts the runtime.
+std::vector<int> pinned_cpus_for_testing();
+// This process among those of the run on its machine: {local rank, local size}.
+std::pair<int, int> local_rank_for_testing();
 
 }  // namespace tascell::detail
