@@ -50,8 +50,7 @@ task* request(worker_impl* w, ctx here, worker_impl* v, task* wanted) {
   activity before = w->act;
   if (wanted) w->set_activity(activity::steal_back);
   if (w->tracing) [[unlikely]] {
-    w->note(trace_type::request, 0, v->id, wanted != nullptr);
-    w->request_ns = w->trace.back().t0_ns;
+    w->request_ns = w->note(trace_type::request, 0, v->id, wanted != nullptr);
   }
   v->attention.store(1, std::memory_order_release);
   // A victim that waits at a join may be napping in its back-off: it
@@ -105,11 +104,13 @@ void run_task(worker_impl* w, ctx base, task* t) {
     // The latency: from this worker's request, or from the message thread's
     // request to another process (t->asked_ns), or unknown.
     std::int64_t asked = w->answered_request ? w->request_ns : t->asked_ns > 0 ? t->asked_ns : -1;
+    std::int64_t now = trace_now();
+    std::int64_t latency = asked >= 0 ? now - asked : -1;
     if (t->from_rank < 0)
-      w->note(trace_type::start, piece_flow_id(w->rt->rank(), t->serial), static_cast<worker_impl*>(t->victim)->id);
+      w->note_at(now, trace_type::start, piece_flow_id(w->rt->rank(), t->serial),
+                 static_cast<worker_impl*>(t->victim)->id, latency, 0);
     else
-      w->note(trace_type::start, piece_flow_id(t->from_rank, t->from_handle), -1 - t->from_rank);
-    w->trace.back().b = asked >= 0 ? w->trace.back().t0_ns - asked : -1;
+      w->note_at(now, trace_type::start, piece_flow_id(t->from_rank, t->from_handle), -1 - t->from_rank, latency, 0);
   }
   w->answered_request = false;
   w->set_activity(activity::work);

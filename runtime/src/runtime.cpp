@@ -78,6 +78,7 @@ runtime::runtime(settings s) : cfg_(std::move(s)) {
     w->rng.seed(seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(i) + 1);
     w->since = std::chrono::steady_clock::now();
     w->tracing = !cfg_.trace.empty();
+    w->trace_room = w->tracing ? static_cast<std::size_t>(cfg_.trace_records) : 0;
     workers_.push_back(w);
   }
   if (!cfg_.trace.empty()) spreading.store(true);  // incumbent improvements are traced
@@ -162,17 +163,25 @@ runtime::~runtime() {
     for (worker_impl* w : workers_) {
       std::string name = "worker ";
       name += std::to_string(w->id);
-      tracks.push_back({w->id, name, &w->trace});
+      tracks.push_back({w->id, name, &w->trace, w->trace_dropped});
     }
     std::vector<trace_record> messages;
     trace_clock clock;
     if (net_) {
-      messages = net_->take_trace();
+      std::int64_t dropped = 0;
+      messages = net_->take_trace(dropped);
       clock = net_->clock_alignment();
-      tracks.push_back({size(), "message thread", &messages});
+      tracks.push_back({size(), "message thread", &messages, dropped});
     }
     std::string error = write_trace(path, rank(), processes(), clock, tracks);
     if (!error.empty()) std::fprintf(stderr, "%s\n", error.c_str());
+    for (const trace_track& k : tracks)
+      if (k.dropped)
+        std::fprintf(stderr,
+                     "tascell: rank %d: the trace of %s was cut after %lld records (TASCELL_TRACE_RECORDS); "
+                     "%lld later records are missing from %s\n",
+                     rank(), k.name.c_str(), static_cast<long long>(k.records->size()),
+                     static_cast<long long>(k.dropped), path.c_str());
   }
   for (worker_impl* w : workers_) {
     w->~worker_impl();

@@ -63,6 +63,8 @@ settings settings::from_environment() {
                   (std::size_t{1} << 20);
   s.pin = boolean("TASCELL_PIN", true);
   if (const char* v = env("TASCELL_TRACE")) s.trace = v;
+  s.trace_records = integer("TASCELL_TRACE_RECORDS", 1000, INT64_MAX / 64, 2'000'000,
+                            "a number of trace records per worker, at least 1000");
   if (const char* v = env("TASCELL_MPI")) {
     std::string_view x(v);
     if (x == "auto") s.mpi = mpi_use::automatic;

@@ -26,6 +26,7 @@ struct settings {
   spread incumbent = spread::broadcast;     // TASCELL_INCUMBENT
   int incumbent_param = 0;                  // x of random:x, l of lifeline:l
   std::string trace;                        // TASCELL_TRACE: a path, or empty
+  std::int64_t trace_records = 2'000'000;   // TASCELL_TRACE_RECORDS: per worker and message thread
 
   // Reads every TASCELL_* variable; throws config_error naming the variable,
   // the value and what is allowed.

@@ -69,6 +69,11 @@ std::string write_trace(const std::string& path, int rank, int processes, const 
     int tid = k.tid;
     std::fprintf(f, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"%s\"}}",
                  rank, tid, k.name.c_str());
+    if (k.dropped)  // Perfetto shows this as the track's argument
+      std::fprintf(f,
+                   ",\n{\"ph\":\"M\",\"name\":\"thread_dropped\",\"pid\":%d,\"tid\":%d,\"args\":{\"records_"
+                   "dropped\":%lld}}",
+                   rank, tid, static_cast<long long>(k.dropped));
     std::fprintf(f,
                  ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%d,\"tid\":%d,\"args\":{\"sort_index\":%d}}",
                  rank, tid, tid);

@@ -74,6 +74,7 @@ struct trace_track {
   int tid;
   std::string name;
   const std::vector<trace_record>* records;
+  std::int64_t dropped = 0;  // records not kept (TASCELL_TRACE_RECORDS)
 };
 
 // Writes the tracks to path (Chrome trace JSON). Returns an error text, or

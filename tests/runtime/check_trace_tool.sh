@@ -52,6 +52,21 @@ png_ok "$tmp/np2.png"
 "$tool" summary "$tmp/np2-merged.json" > "$tmp/merged.txt"
 grep -q "2 processes, 2 workers" "$tmp/merged.txt"
 
+echo "== a trace cut at TASCELL_TRACE_RECORDS says so, and stays readable"
+TASCELL_TRACE="$tmp/cut.json" TASCELL_TRACE_RECORDS=1000 TASCELL_WORKERS=2 "$prog" nqueens fib minloop --repeat 20 \
+  > /dev/null 2> "$tmp/cut.err"
+grep -q "tascell: rank 0: the trace of worker [01] was cut after 1000 records (TASCELL_TRACE_RECORDS); [0-9]* later" \
+  "$tmp/cut.err"
+python3 - "$tmp/cut.json" <<'PY'
+import collections, json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+per = collections.Counter(e["tid"] for e in ev if e["ph"] != "M")
+assert per and max(per.values()) <= 1000, per
+assert any(e["name"] == "thread_dropped" for e in ev if e["ph"] == "M")
+print("cut trace ok: records per worker", dict(per))
+PY
+"$tool" summary "$tmp/cut.json" > /dev/null
+
 echo "== bad input: a clear error"
 echo '{"traceEvents": 1' > "$tmp/bad.json"
 if "$tool" summary "$tmp/bad.json" 2> "$tmp/err.txt"; then exit 1; fi

@@ -56,6 +56,9 @@ TEST(Settings, BadValuesNameTheVariableTheValueAndWhatIsAllowed) {
             "tascell: bad setting TASCELL_SEED=\"-4\": expected a non-negative whole number (0: from the clock)");
   EXPECT_EQ(refusal("TASCELL_STACK_MB", "0"),
             "tascell: bad setting TASCELL_STACK_MB=\"0\": expected a stack size in MiB from 1 to 65536");
+  EXPECT_EQ(refusal("TASCELL_TRACE_RECORDS", "10"),
+            "tascell: bad setting TASCELL_TRACE_RECORDS=\"10\": expected a number of trace records per worker, at "
+            "least 1000");
   EXPECT_EQ(refusal("TASCELL_PIN", "2"),
             "tascell: bad setting TASCELL_PIN=\"2\": expected 0 or 1 (also yes/no, true/false, on/off)");
   EXPECT_EQ(refusal("TASCELL_MPI", "maybe"),

@@ -198,7 +198,7 @@ void network::note(trace_type t, std::uint64_t id, std::int32_t a, std::int64_t 
   r.b = b;
   r.c = c;
   std::lock_guard<std::mutex> g(trace_m_);
-  trace_.push_back(r);
+  keep(r);
 }
 
 void network::note_span(bool asleep) {
@@ -210,7 +210,7 @@ void network::note_span(bool asleep) {
   span_since_ = now;
   asleep_ = asleep;
   std::lock_guard<std::mutex> g(trace_m_);
-  trace_.push_back(r);
+  keep(r);
 }
 
 void network::quiesce() {
@@ -230,11 +230,17 @@ void network::detach() {
   quiesce();  // a turn of the loop that began before the store has ended
 }
 
-std::vector<trace_record> network::take_trace() {
+std::vector<trace_record> network::take_trace(std::int64_t& dropped) {
   std::lock_guard<std::mutex> g(trace_m_);
   std::vector<trace_record> v;
   v.swap(trace_);
+  dropped = trace_dropped_;
   return v;
+}
+
+void network::keep(const trace_record& r) {
+  if (trace_.size() < static_cast<std::size_t>(cfg_.trace_records)) trace_.push_back(r);
+  else ++trace_dropped_;
 }
 
 // Every process must run the same executable: kinds of work are known by

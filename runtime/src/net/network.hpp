@@ -97,7 +97,7 @@ class network {
   // Waits until the message thread has sent on every event posted so far
   // (at exit, before the trace is taken: the last statistics).
   void quiesce();
-  std::vector<trace_record> take_trace();
+  std::vector<trace_record> take_trace(std::int64_t& dropped);
   const trace_clock& clock_alignment() const { return clock_; }
 
   // Test hook: sends raw bytes to a rank as if they were a batch.
@@ -264,6 +264,8 @@ class network {
   bool tracing_ = false;
   std::mutex trace_m_;
   std::vector<trace_record> trace_;
+  std::int64_t trace_dropped_ = 0;
+  void keep(const trace_record& r);  // under trace_m_
   bool sync_asked_ = false;      // a sync event was taken: done after the next flush
   std::mutex sync_m_;
   std::condition_variable sync_cv_;
