@@ -1,47 +1,95 @@
 #!/usr/bin/env python3
-"""Run the benchmark variants side by side and tabulate median times.
+"""The benchmark matrix: every variant side by side, interleaved, repeated, medians.
+
+One command configures, builds and runs everything (from a fresh clone, after
+scripts/install-deps.sh):
+
+  python3 bench/run_matrix.py --build                 # build/matrix, all problems, 5 rounds
+  python3 bench/run_matrix.py --build --reps 3 --markdown
+
+Without --build it runs the binaries of an existing build (--build-dir, the
+top-level build directory or its bench/ subdirectory).
 
 The machine is assumed noisy and shared, so runs are INTERLEAVED: for each
-problem, every (variant, workers) configuration runs once per round, round-robin,
-for --reps rounds; each configuration is summarised by its median.
+problem, every configuration runs once per round, round-robin (the order
+rotates from round to round), for --reps rounds; each configuration is
+summarised by its median.
 
-Every run is one process: `<build-dir>/<problem>-<variant> N 1` with env
-TASCELL_WORKERS=<workers>. It must exit 0 and print exactly one line
-`result=<answer> seconds=<s>`. The answer is checked against the known answers
-in bench/<problem>/<problem>-config.hpp (when N has one) and, in any case,
-against the other variants of the same problem. Any failure is reported and
-makes this script exit 1 (after printing the table). For uts, N is the tree's
-number (1, 3, 5 for T1, T3, T5; bench/uts/uts-config.hpp) and the answer is its
-node count.
+Variants (binaries <problem>-<variant>, all compiled with the same compiler
+and flags: C++20, -O3):
+  seq        the sequential program (the Tascell++ program with the markers erased)
+  tcpp       Tascell++: the .tcpp program translated by tascellc (the main row)
+  tascell    Tascell++: the hand-written program on the runtime API (secondary row)
+  omp        OpenMP tasks, GCC's libgomp
+  omp-llvm   the same OpenMP object code linked against LLVM's libomp
+  tbb        oneTBB
+  (seq-noinline: fib only, the sequential fib kept from inlining itself)
+Configurations: seq once; every other variant with each --workers count
+(env TASCELL_WORKERS; the peers read it too); the --proc-variants also as
+--procs processes x 1 worker under `mpirun --oversubscribe`.
 
-Columns:
-  median s   median wall time of the computation (as printed by the program)
-  min s / max s  over the --reps runs (to show the noise)
-  vs seq     median / median of seq
-  ser.ovh    serial overhead: (variant at 1 worker) / seq   (on the 1-worker row)
-  speedup    (variant at 1 worker) / (variant at this many workers)
+Every run is one process (or one mpirun): `<binary> N R` with R = 1 + --warmup.
+The program runs the computation R times in the process and prints one line
+`result=<answer> seconds=<s>` per run (under mpirun: every process does); the
+time of the last run is the sample, so the start-up of threads (and of MPI)
+falls into the warm-up runs. It must exit 0. EVERY answer printed (every run,
+every process) is checked against the known answer in
+bench/<problem>/<problem>-config.hpp (when N has one) and against the other
+variants; the programs also check themselves (e.g. L*U against the matrix,
+the force against the sequential sum) and exit 1 when wrong. Any failure is
+reported and makes this script exit 1 (after printing the tables). For uts,
+N is the tree's number (1, 3, 5 for T1, T3, T5) and the answer its node count.
 
-Example:
-  python3 bench/run_matrix.py --build-dir build/bench --problems fib:35,nqueens:13 --reps 5
-  python3 bench/run_matrix.py --build-dir build/bench --markdown   # for docs/performance.md
+Tables:
+  ratios     per problem: ovh = (1 worker) / seq, the serial overhead;
+             x2w = (1 worker) / (2 workers), the speedup; x2p = (1 worker) /
+             (2 processes x 1 worker); for every variant
+  vs seq     per problem: (2 workers) / seq and (2 processes) / seq: who is fastest
+  medians    the absolute median times (s), as context
+  details    per problem: median, min, max of every configuration
 
 Standard library only.
 """
 
 import argparse
 import datetime
+import json
 import os
 import platform
 import re
+import shutil
 import statistics
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
 
-DEFAULT_PROBLEMS = "fib:35,nqueens:13,comp:30000,grav:250,lu:512,uts:1,uts:3,uts:5,pen:12"
-DEFAULT_VARIANTS = "seq,tascell,omp,tbb"
-LINE_RE = re.compile(r"^result=(-?\d+) seconds=(\d+(?:\.\d+)?)$")
+DEFAULT_PROBLEMS = "fib:35,nqueens:13,pen:12,comp:30000,grav:250,lu:512,uts:1,uts:3"
+DEFAULT_VARIANTS = "seq,tcpp,tascell,omp,omp-llvm,tbb"
+DEFAULT_PROC_VARIANTS = "tcpp,tascell"
+LINE_RE = re.compile(r"^(?:\[\d+,(\d+)\]<stdout>:\s?)?result=(-?\d+) seconds=(\d+(?:\.\d+)?)\s*$")
+
+LABELS = {
+    "seq": "sequential",
+    "seq-noinline": "sequential, fib kept from inlining itself",
+    "tcpp": "Tascell++, translated from .tcpp",
+    "tascell": "Tascell++, hand-written on the runtime API",
+    "omp": "OpenMP tasks, GCC libgomp",
+    "omp-llvm": "OpenMP tasks, GCC's object code linked against LLVM libomp (see the notes)",
+    "tbb": "oneTBB",
+}
+
+PROBLEM_NAMES = {"fib": "Fib", "nqueens": "Nq", "pen": "Pen", "comp": "Comp", "grav": "Grav", "lu": "LU",
+                 "uts": "UTS"}
+
+# Configurations that cannot run as they are written, with the reason (shown as a note).
+PROC_SKIP = {
+    ("lu", "tascell"): "lu-tascell on 2 processes: its blocks are shared(p), so the matrix is factorised in "
+                       "process 0 only, but the program computes and checks its answer from its own matrix in "
+                       "every process, which fails in the others (lu-tcpp computes the answer inside the root "
+                       "call and checks L*U in process 0 only)",
+}
 
 # Fallback if a config header cannot be read; the headers are the source of truth.
 FALLBACK_KNOWN = {
@@ -97,6 +145,16 @@ def parse_int_list(spec):
     return list(dict.fromkeys(vals))
 
 
+def parse_names(spec):
+    return list(dict.fromkeys(v.strip() for v in spec.split(",") if v.strip()))
+
+
+def problem_title(problem, n):
+    if problem == "uts":
+        return "UTS T%d" % n
+    return "%s(%d)" % (PROBLEM_NAMES.get(problem, problem), n)
+
+
 def find_binary(build_dir, name):
     """Binaries live in <build>/bench when --build-dir is the top-level build dir."""
     for d in (build_dir, os.path.join(build_dir, "bench")):
@@ -106,142 +164,373 @@ def find_binary(build_dir, name):
     return None
 
 
-def run_once(binary, n, workers, timeout):
-    """Returns (seconds, result, error). error is None on success."""
+# ---------------------------------------------------------------- building
+
+def run_checked_cmd(cmd, what):
+    print("+ " + " ".join(cmd), file=sys.stderr, flush=True)
+    p = subprocess.run(cmd, stdout=sys.stderr)  # stdout is for the tables
+    if p.returncode != 0:
+        raise SystemExit("run_matrix: %s failed (exit %d)" % (what, p.returncode))
+
+
+def build(build_dir, problems, variants, jobs, cmake_args):
+    """Configures (if needed) and builds exactly the binaries the run needs."""
+    cmd = ["cmake", "-S", ROOT, "-B", build_dir]
+    if not os.path.exists(os.path.join(build_dir, "CMakeCache.txt")):
+        # A new build directory; an existing one keeps its settings.
+        cmd += ["-DCMAKE_BUILD_TYPE=Release", "-DTASCELL_BUILD_TESTS=OFF", "-DTASCELL_BUILD_BENCH=ON"]
+        if shutil.which("ninja"):
+            cmd += ["-G", "Ninja"]
+    run_checked_cmd(cmd + list(cmake_args), "configuring")
+    p = subprocess.run(["cmake", "--build", build_dir, "--target", "help"], capture_output=True, text=True)
+    known = set()
+    for line in p.stdout.splitlines():
+        m = re.match(r"^(?:\.\.\. )?([A-Za-z0-9_.+-]+)(?::|\s*$)", line.strip())
+        if m:
+            known.add(m.group(1))
+    wanted, missing = [], []
+    for problem in dict.fromkeys(p for p, _ in problems):
+        for v in variants:
+            t = "%s-%s" % (problem, v)
+            (wanted if t in known else missing).append(t)
+    for t in missing:
+        print("run_matrix: the build has no target %s (skipped; see cmake's messages above)" % t,
+              file=sys.stderr)
+    if wanted:
+        run_checked_cmd(["cmake", "--build", build_dir, "--parallel", str(jobs), "--target"] + wanted,
+                        "building")
+
+
+# ---------------------------------------------------------------- running
+
+def run_once(binary, n, workers, procs, runs, timeout):
+    """One process (procs == 1) or one mpirun (procs > 1). Returns (seconds, answers, error):
+    seconds of the last run in process 0, every answer printed (by every process)."""
     env = dict(os.environ)
     env["TASCELL_WORKERS"] = str(workers)
+    if procs == 1:
+        cmd = [binary, str(n), str(runs)]
+    else:
+        env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+        env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+        cmd = ["mpirun", "--oversubscribe", "--tag-output", "-np", str(procs),
+               "-x", "TASCELL_WORKERS=%d" % workers, binary, str(n), str(runs)]
     try:
-        p = subprocess.run([binary, str(n), "1"], env=env, capture_output=True, text=True,
-                           timeout=timeout)
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return None, None, "timed out after %gs" % timeout
     except OSError as e:
         return None, None, "could not run: %s" % e
-    lines = [l for l in p.stdout.splitlines() if l.strip()]
-    err_tail = p.stderr.strip().splitlines()[-3:]
+    err_lines = p.stderr.strip().splitlines()
+    tagged = [l for l in err_lines if "<stderr>:" in l]  # the programs' own messages under mpirun
+    err_tail = tagged[:3] if tagged else err_lines[-3:]
     if p.returncode != 0:
         return None, None, "exit status %d; stderr: %s" % (p.returncode, " | ".join(err_tail))
-    if len(lines) != 1:
-        return None, None, "expected exactly 1 output line, got %d: %r" % (len(lines), lines[:3])
-    m = LINE_RE.match(lines[0].strip())
-    if not m:
-        return None, None, "unparseable output line %r" % lines[0]
-    return float(m.group(2)), int(m.group(1)), None
+    per_rank = {}
+    for line in p.stdout.splitlines():
+        if not line.strip():
+            continue
+        m = LINE_RE.match(line.strip())
+        if not m:
+            return None, None, "unexpected output line %r" % line
+        rank = int(m.group(1)) if m.group(1) is not None else 0
+        per_rank.setdefault(rank, []).append((int(m.group(2)), float(m.group(3))))
+    if sorted(per_rank) != list(range(procs)):
+        return None, None, "expected lines from %d process(es), got ranks %s" % (procs, sorted(per_rank))
+    for rank, lines in per_rank.items():
+        if len(lines) != runs:
+            return None, None, "process %d printed %d result lines, expected %d" % (rank, len(lines), runs)
+    answers = [a for lines in per_rank.values() for a, _ in lines]
+    return per_rank[0][-1][1], answers, None
+
+
+def omp_runtime(binary):
+    """The OpenMP runtime a binary loads, by ldd: 'libgomp', 'libomp', both or neither."""
+    try:
+        out = subprocess.run(["ldd", binary], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return "?"
+    libs = [l.split()[0] for l in out.splitlines() if l.strip()]
+    gomp = [l for l in libs if l.startswith("libgomp")]
+    omp = [l for l in libs if l.startswith("libomp")]
+    return ",".join(gomp + omp) or "none"
+
+
+def built_by_clang(binary):
+    """True if the binary's .comment names clang (e.g. an omp-llvm built by clang++ -fopenmp=libomp)."""
+    try:
+        with open(binary, "rb") as f:
+            return b"clang version" in f.read()
+    except OSError:
+        return False
 
 
 def fmt_time(t):
     return "-" if t is None else "%.6f" % t
 
 
+def fmt_short(t):
+    if t is None:
+        return "-"
+    return "%.4f" % t if t < 10 else "%.2f" % t
+
+
 def fmt_ratio(r):
-    return "" if r is None else "%.2f" % r
+    return "-" if r is None else "%.2f" % r
+
+
+def config_label(w, procs):
+    return "%dp x %dw" % (procs, w) if procs > 1 else "%dw" % w
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  epilog=__doc__.split("\n\n", 1)[1])
-    ap.add_argument("--build-dir", default=os.path.join(os.getcwd(), "build", "bench"),
-                    help="directory holding the binaries (or its parent); default ./build/bench")
+    ap.add_argument("--build", action="store_true",
+                    help="configure and build the binaries first (a new build dir: Release, tests off, Ninja "
+                         "if found; default build dir <repo>/build/matrix)")
+    ap.add_argument("--build-dir", default=None,
+                    help="directory holding the binaries (or its parent); default ./build/bench, "
+                         "or <repo>/build/matrix with --build")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="build jobs (default: every CPU)")
+    ap.add_argument("--cmake-arg", action="append", default=[],
+                    help="extra argument for cmake's configure step (repeatable)")
     ap.add_argument("--problems", type=parse_problems, default=parse_problems(DEFAULT_PROBLEMS),
                     help="comma-separated name:N (default %s)" % DEFAULT_PROBLEMS)
     ap.add_argument("--reps", type=int, default=5, help="interleaved rounds (default 5)")
+    ap.add_argument("--warmup", type=int, default=1,
+                    help="untimed runs before the timed one in each process (default 1; answers still checked)")
     ap.add_argument("--workers", type=parse_int_list, default=[1, 2],
                     help="comma-separated worker counts (default 1,2); seq runs once per round")
     ap.add_argument("--variants", default=DEFAULT_VARIANTS,
                     help="comma-separated (default %s); missing binaries are skipped" % DEFAULT_VARIANTS)
+    ap.add_argument("--procs", type=int, default=2, help="processes for the mpirun rows (default 2; 1: none)")
+    ap.add_argument("--proc-variants", default=DEFAULT_PROC_VARIANTS,
+                    help="variants also run as --procs processes x 1 worker (default %s)" % DEFAULT_PROC_VARIANTS)
     ap.add_argument("--timeout", type=float, default=600.0, help="per-run timeout in seconds (default 600)")
     ap.add_argument("--markdown", action="store_true", help="print Markdown tables")
+    ap.add_argument("--no-details", action="store_true", help="leave out the per-problem tables")
+    ap.add_argument("--json", metavar="FILE", help="also write every sample (and the tables' inputs) to FILE")
     ap.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = ap.parse_args()
     if args.reps < 1:
         ap.error("--reps must be >= 1")
-    variants = list(dict.fromkeys(v.strip() for v in args.variants.split(",") if v.strip()))
+    if args.warmup < 0:
+        ap.error("--warmup must be >= 0")
+    variants = parse_names(args.variants)
+    proc_variants = [v for v in parse_names(args.proc_variants) if v in variants] if args.procs > 1 else []
+    if args.build_dir is None:
+        args.build_dir = os.path.join(ROOT, "build", "matrix") if args.build else \
+            os.path.join(os.getcwd(), "build", "bench")
     build_dir = os.path.abspath(args.build_dir)
+    runs = 1 + args.warmup
 
     def progress(msg):
         if not args.quiet:
             print(msg, file=sys.stderr, flush=True)
 
+    if args.build:
+        build(build_dir, args.problems, variants, args.jobs, args.cmake_arg)
+
     failures = []
     notes = []
-    tables = []  # (title, header, rows)
+    if proc_variants and shutil.which("mpirun") is None:
+        notes.append("no mpirun on PATH: no rows with %d processes" % args.procs)
+        proc_variants = []
+
+    try:
+        load_start = "%.2f %.2f %.2f" % os.getloadavg()
+    except OSError:
+        load_start = "?"
+    started = datetime.datetime.now(datetime.timezone.utc)
+
+    omp_libs = {}  # variant -> runtime library seen by ldd
+    results_by_problem = []  # (problem, n, configs, med, times, expected)
 
     for problem, n in args.problems:
         known = known_answers(problem)
         expected = known.get(n)
-        configs = []  # (variant, workers, binary)
+        configs = []  # (variant, workers, procs, binary)
         for v in variants:
             name = "%s-%s" % (problem, v)
             b = find_binary(build_dir, name)
             if b is None:
-                notes.append("skipped %s: no binary %s in %s" % (name, name, build_dir))
-                progress("note: skipping %s (no binary in %s)" % (name, build_dir))
+                if not (v == "seq-noinline" and problem != "fib"):
+                    notes.append("skipped %s: no binary %s in %s" % (name, name, build_dir))
+                    progress("note: skipping %s (no binary in %s)" % (name, build_dir))
                 continue
-            for w in ([1] if v == "seq" else args.workers):
-                configs.append((v, w, b))
+            if v.startswith("omp") and v not in omp_libs:
+                lib = omp_runtime(b)
+                omp_libs[v] = lib
+                want = "libomp" if v == "omp-llvm" else "libgomp"
+                other = "libgomp" if want == "libomp" else "libomp"
+                if want not in lib or other in lib:
+                    failures.append("%s loads %s, expected %s only (ldd)" % (name, lib, want))
+            if v == "omp-llvm" and built_by_clang(b):
+                notes.append("%s is compiled by clang++ -fopenmp=libomp, not by the compiler of the other "
+                             "variants: GCC's code on libomp's GOMP_* layer gives wrong answers there "
+                             "(bench/CMakeLists.txt, tascell_bench_omp_llvm_by_clang)" % name)
+            for w in ([1] if v.startswith("seq") else args.workers):
+                configs.append((v, w, 1, b))
+            if v in proc_variants:
+                if (problem, v) in PROC_SKIP:
+                    notes.append(PROC_SKIP[(problem, v)])
+                else:
+                    configs.append((v, 1, args.procs, b))
         if not configs:
             failures.append("%s: no binaries found in %s" % (problem, build_dir))
             continue
 
-        times = {(v, w): [] for v, w, _ in configs}
-        results = {}  # answer -> list of (variant, workers)
+        times = {(v, w, p): [] for v, w, p, _ in configs}
+        results = {}  # answer -> set of variants
         for r in range(args.reps):
-            for v, w, b in configs:
-                secs, res, err = run_once(b, n, w, args.timeout)
-                tag = "%s-%s N=%d workers=%d round %d/%d" % (problem, v, n, w, r + 1, args.reps)
-                if err is None and expected is not None and res != expected:
-                    err = "wrong answer %d (expected %d)" % (res, expected)
+            k = r % len(configs)
+            for v, w, procs, b in configs[k:] + configs[:k]:
+                secs, answers, err = run_once(b, n, w, procs, runs, args.timeout)
+                tag = "%s-%s N=%d %s round %d/%d" % (problem, v, n, config_label(w, procs), r + 1, args.reps)
+                if err is None and expected is not None:
+                    wrong = [a for a in answers if a != expected]
+                    if wrong:
+                        err = "wrong answer %d (expected %d)" % (wrong[0], expected)
                 if err is not None:
                     failures.append("%s: %s" % (tag, err))
                     progress("FAIL %s: %s" % (tag, err))
                     continue
-                results.setdefault(res, []).append((v, w))
-                times[(v, w)].append(secs)
-                progress("%-45s %.6f s" % (tag, secs))
+                for a in answers:
+                    results.setdefault(a, set()).add(v)
+                times[(v, w, procs)].append(secs)
+                progress("%-50s %.6f s" % (tag, secs))
         if len(results) > 1:
-            detail = "; ".join("%d from %s" % (a, sorted(set(x[0] for x in who)))
-                               for a, who in results.items())
+            detail = "; ".join("%d from %s" % (a, sorted(who)) for a, who in results.items())
             failures.append("%s N=%d: variants disagree: %s" % (problem, n, detail))
+        med = {key: (statistics.median(t) if t else None) for key, t in times.items()}
+        results_by_problem.append((problem, n, configs, med, times, expected))
 
-        med = {k: (statistics.median(t) if t else None) for k, t in times.items()}
-        seq = med.get(("seq", 1))
-        rows = []
-        for v, w, _ in configs:
-            m = med[(v, w)]
-            t = times[(v, w)]
-            one = med.get((v, 1))
-            vs_seq = m / seq if (m is not None and seq) else None
-            ser = (one / seq) if (v != "seq" and w == 1 and one is not None and seq) else None
-            spd = (one / m) if (v != "seq" and w != 1 and one is not None and m) else None
-            rows.append([
-                v,
-                "-" if v == "seq" else str(w),
-                fmt_time(m),
-                fmt_time(min(t) if t else None),
-                fmt_time(max(t) if t else None),
-                "%d/%d" % (len(t), args.reps),
-                fmt_ratio(vs_seq),
-                fmt_ratio(ser),
-                fmt_ratio(spd),
-            ])
-        ans = ("answer %d, checked" % expected) if expected is not None else "answer not known, cross-checked"
-        title = "%s(%d): median of %d interleaved runs; %s" % (problem, n, args.reps, ans)
-        header = ["variant", "workers", "median s", "min s", "max s", "ok runs",
-                  "vs seq", "ser.ovh (1w/seq)", "speedup (1w/this)"]
-        tables.append((title, header, rows))
+    try:
+        load_end = "%.2f %.2f %.2f" % os.getloadavg()
+    except OSError:
+        load_end = "?"
+
+    # ---- tables ----
+    par_variants = [v for v in variants if not v.startswith("seq")]
+    multi = [w for w in args.workers if w != 1]
+    tables = []  # (title, header, rows)
+
+    # ratios
+    header = ["problem", "seq s"]
+    for v in par_variants:
+        header.append("%s ovh" % v)
+        header += ["%s x%dw" % (v, w) for w in multi]
+        if v in proc_variants:
+            header.append("%s x%dp" % (v, args.procs))
+    rows = []
+    for problem, n, configs, med, _, _ in results_by_problem:
+        seq = med.get(("seq", 1, 1))
+        row = [problem_title(problem, n), fmt_short(seq)]
+        for v in par_variants:
+            one = med.get((v, 1, 1))
+            row.append(fmt_ratio(one / seq if one and seq else None))
+            for w in multi:
+                m = med.get((v, w, 1))
+                row.append(fmt_ratio(one / m if one and m else None))
+            if v in proc_variants:
+                m = med.get((v, 1, args.procs))
+                row.append(fmt_ratio(one / m if one and m else None))
+        rows.append(row)
+    title = "Ratios: ovh = 1 worker / seq (serial overhead)"
+    if multi:
+        title += "; x%sw = 1 worker / that many workers (speedup)" % "/".join(map(str, multi))
+    if proc_variants:
+        title += "; x%dp = 1 worker / %d processes x 1 worker" % (args.procs, args.procs)
+    tables.append((title, header, rows))
+
+    # against seq, at the largest worker count
+    wmax = max(args.workers)
+    header = ["problem"]
+    for v in par_variants:
+        header.append("%s %dw" % (v, wmax))
+        if v in proc_variants:
+            header.append("%s %dp" % (v, args.procs))
+    rows = []
+    for problem, n, configs, med, _, _ in results_by_problem:
+        seq = med.get(("seq", 1, 1))
+        row = [problem_title(problem, n)]
+        for v in par_variants:
+            m = med.get((v, wmax, 1))
+            row.append(fmt_ratio(m / seq if m and seq else None))
+            if v in proc_variants:
+                m = med.get((v, 1, args.procs))
+                row.append(fmt_ratio(m / seq if m and seq else None))
+        rows.append(row)
+    tables.append(("Time / seq time with %d worker(s)%s: below 1 is faster than the sequential program" %
+                   (wmax, (" (and %d processes x 1 worker)" % args.procs) if proc_variants else ""),
+                   header, rows))
+
+    # absolute medians
+    header = ["problem"]
+    keys = []
+    for v in variants:
+        ws = [1] if v.startswith("seq") else args.workers
+        for w in ws:
+            keys.append((v, w, 1))
+            header.append(v if v.startswith("seq") else "%s %dw" % (v, w))
+        if v in proc_variants:
+            keys.append((v, 1, args.procs))
+            header.append("%s %dp" % (v, args.procs))
+    rows = []
+    for problem, n, configs, med, _, _ in results_by_problem:
+        rows.append([problem_title(problem, n)] + [fmt_short(med.get(k)) for k in keys])
+    tables.append(("Median seconds", header, rows))
+
+    if not args.no_details:
+        for problem, n, configs, med, times, expected in results_by_problem:
+            seq = med.get(("seq", 1, 1))
+            rows = []
+            for v, w, procs, _ in configs:
+                m = med[(v, w, procs)]
+                t = times[(v, w, procs)]
+                one = med.get((v, 1, 1))
+                base = not v.startswith("seq") and w == 1 and procs == 1
+                rows.append([
+                    v,
+                    "-" if v.startswith("seq") else str(w),
+                    str(procs),
+                    fmt_time(m),
+                    fmt_time(min(t) if t else None),
+                    fmt_time(max(t) if t else None),
+                    "%d/%d" % (len(t), args.reps),
+                    fmt_ratio(m / seq if (m is not None and seq) else None),
+                    fmt_ratio(one / seq) if (base and one and seq) else "",
+                    fmt_ratio(one / m) if (not v.startswith("seq") and not base and one and m) else "",
+                ])
+            ans = ("answer %d, checked" % expected) if expected is not None else "answer not known, cross-checked"
+            title = "%s: median of %d interleaved runs; %s" % (problem_title(problem, n), args.reps, ans)
+            header = ["variant", "workers", "processes", "median s", "min s", "max s", "ok runs",
+                      "vs seq", "ser.ovh (1w/seq)", "speedup (1w/this)"]
+            tables.append((title, header, rows))
 
     # ---- output ----
+    cxx = "?"
     try:
-        load = "%.2f %.2f %.2f" % os.getloadavg()
-    except OSError:
-        load = "?"
-    info = "%s; %s; %d CPUs; load avg %s; %s" % (
-        datetime.datetime.now().strftime("%Y-%m-%d %H:%M"), platform.node(), os.cpu_count() or 0,
-        load, "workers " + ",".join(map(str, args.workers)))
+        cxx = subprocess.run(["c++", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    except (OSError, IndexError):
+        pass
+    info = [
+        "%s UTC; %s; %s; %d CPUs" % (started.strftime("%Y-%m-%d %H:%M"), platform.node(), platform.platform(),
+                                     os.cpu_count() or 0),
+        "load average (1, 5, 15 min) at the start %s, at the end %s" % (load_start, load_end),
+        "%s; %d interleaved rounds, %d warm-up run(s) per process; workers %s; %s" % (
+            cxx, args.reps, args.warmup, ",".join(map(str, args.workers)),
+            ("%d processes x 1 worker (mpirun) for %s" % (args.procs, ",".join(proc_variants)))
+            if proc_variants else "no multi-process rows"),
+        "OpenMP runtimes (ldd): " + (", ".join("%s: %s" % kv for kv in sorted(omp_libs.items())) or "-"),
+        "variants: " + "; ".join("%s = %s" % (v, LABELS.get(v, v)) for v in variants),
+    ]
 
     if args.markdown:
-        print("_%s_" % info)
+        for line in info:
+            print("_%s_  " % line)
         print()
         for title, header, rows in tables:
             print("**%s**" % title)
@@ -252,11 +541,14 @@ def main():
                 print("| " + " | ".join(c if c else " " for c in row) + " |")
             print()
     else:
-        print(info)
+        for line in info:
+            print(line)
         for title, header, rows in tables:
             print()
             print(title)
-            widths = [max(len(header[i]), *(len(r[i]) for r in rows)) for i in range(len(header))]
+            widths = [max(len(header[i]), *(len(r[i]) for r in rows)) if rows else len(header[i])
+                      for i in range(len(header))]
+
             def line(cells):
                 return "  ".join(c.ljust(widths[i]) if i == 0 else c.rjust(widths[i])
                                  for i, c in enumerate(cells)).rstrip()
@@ -265,7 +557,16 @@ def main():
             for row in rows:
                 print(line(row))
 
-    for note in notes:
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"info": info, "notes": list(dict.fromkeys(notes)), "failures": failures,
+                       "runs": [{"problem": problem, "n": n, "expected": expected,
+                                 "configs": [{"variant": v, "workers": w, "processes": p, "seconds": times[(v, w, p)]}
+                                             for v, w, p, _ in configs]}
+                                for problem, n, configs, _, times, expected in results_by_problem]},
+                      f, indent=1)
+
+    for note in dict.fromkeys(notes):
         print(("- note: " if args.markdown else "note: ") + note)
     if failures:
         print(file=sys.stderr)
