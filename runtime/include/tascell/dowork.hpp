@@ -395,6 +395,7 @@ struct parts_site {
     if constexpr (has_priority<Prio>) p->prio = prio;
     p->kind = kind_word(&kind, c);
     ctx in = after(p + 1);
+    task* pieces;
     try {
       poll(in);
       call_owner<0>(ps, in);
@@ -405,11 +406,12 @@ struct parts_site {
                     : false) && ...);
       }(std::make_index_sequence<N - 2>{});
     } catch (...) {
-      task* pieces = unwind(in, p->sp);
-      auto targets = owner_targets(ps);
-      merge_all(targets, pieces);
-      release(in, p->sp);
-      return;
+      // unwind() returns only when the @dowork completes normally (a cancel
+      // aimed at it). The merge below is shared with the join's: one copy
+      // of it per site keeps the frame small enough for GCC to inline the
+      // recursion one level deeper (docs/performance.md).
+      pieces = unwind(in, p->sp);
+      goto merge;
     }
     // Work is given away from the end, so end == N means nothing was given
     // and nothing cancelled (both lower end): the point has no pieces and no
@@ -420,10 +422,13 @@ struct parts_site {
       call_owner<N - 1>(ps, finished(c));
       return;
     }
-    task* pieces = join(in, p->sp);
-    auto targets = owner_targets(ps);
-    merge_all(targets, pieces);
-    release(in, p->sp);
+    pieces = join(in, p->sp);
+  merge:
+    {
+      auto targets = owner_targets(ps);
+      merge_all(targets, pieces);
+      release(in, p->sp);
+    }
   }
 
   TASCELL_INLINE static targets_t owner_targets(const parts_t& ps) {
@@ -569,17 +574,17 @@ struct loop_site {
     auto* p = ::new (free_of(c))
         point{{0, r.count}, r.first, r.step, cs::refs(cl), bp, prio, kind_word(&kind, c)};
     ctx in = after(p + 1);
+    task* pieces;
     try {
       iterate(in, p, body, cl, r.first, r.step);
     } catch (...) {
-      task* pieces = unwind(in, p->sp);
-      auto targets = cs::targets(cl);
-      merge_all(targets, pieces);
-      release(in, p->sp);
-      return;
+      pieces = unwind(in, p->sp);  // returns only when the loop completes normally
+      goto merge;
     }
-    if (worker_of(c)->aux_owner == &p->sp) [[unlikely]] {
-      task* pieces = join(in, p->sp);
+    if (worker_of(c)->aux_owner != &p->sp) [[likely]] return;
+    pieces = join(in, p->sp);
+  merge:
+    {
       auto targets = cs::targets(cl);
       merge_all(targets, pieces);
       release(in, p->sp);
