@@ -197,9 +197,13 @@ TEST(Loops, LeafBodiesRunEveryIterationExactlyOnce) {
     tascell::dowork_for(c, tascell::range(0, 100000), tascell::copy(table.data(), 0, 64),
                         tascell::reduce<tascell::op::plus>(copied),
                         [](std::int64_t i, std::int64_t* t, std::int64_t& s) { s += t[i % 64]; });
+    // A leaf body that captures (it runs in this process only).
+    tascell::dowork_for(c, tascell::range(0, n), [&](std::int64_t i) {
+      hits[static_cast<std::size_t>(i)].fetch_add(1, std::memory_order_relaxed);
+    });
   });
   std::int64_t bad = 0;
-  for (auto& h : hits) bad += h.load() != 1;
+  for (auto& h : hits) bad += h.load() != 2;
   EXPECT_EQ(bad, 0);
   EXPECT_EQ(sum, n * (n - 1) / 2);
   std::int64_t expect = 0;

@@ -426,8 +426,8 @@ struct parts_site {
     } catch (...) {
       // unwind() returns only when the @dowork completes normally (a cancel
       // aimed at it). The merge below is shared with the join's: one copy
-      // of it per site keeps the frame small enough for GCC to inline the
-      // recursion one level deeper (docs/performance.md).
+      // of it per site keeps the frame small, and GCC inlines more of a
+      // recursion (docs/performance.md).
       pieces = unwind(in, p->sp);
       goto merge;
     }
