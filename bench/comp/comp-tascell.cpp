@@ -10,6 +10,9 @@
 //     return s;
 //   }
 // The arrays are read-only and stay in this process: shared(p). No cutoff.
+// The inner body calls no @task function, so it takes no ctx (a leaf body:
+// the runtime runs its iterations in blocks between polls, see
+// tascell/dowork.hpp).
 // Workers: TASCELL_WORKERS.
 #include <cstdint>
 #include <vector>
@@ -30,7 +33,7 @@ static long comp(tascell::ctx c, const std::uint32_t* a, const std::uint32_t* b,
         long t = 0;
         tascell::dowork_for(c, tascell::range(0, n), tascell::in(ai), tascell::shared(b),
                             tascell::reduce<tascell::op::plus>(t),
-                            [](tascell::ctx, std::int64_t j, const std::uint32_t& ai,
+                            [](std::int64_t j, const std::uint32_t& ai,
                                const std::uint32_t* b, long& t) { t += comp_config::match(ai, b[j]); });
         s += t;
       });

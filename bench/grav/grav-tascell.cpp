@@ -6,7 +6,8 @@
 //         add_column(i, j, n, p, fx, fy, fz);
 //     return {fx, fy, fz};
 //   }
-// No cutoff. Workers: TASCELL_WORKERS.
+// The inner body calls no @task function, so it takes no ctx (a leaf body,
+// run in timed blocks between polls). No cutoff. Workers: TASCELL_WORKERS.
 #include <tascell/tascell.hpp>
 
 #include "common/report.hpp"
@@ -25,7 +26,7 @@ static vec3 grav(tascell::ctx c, long n, const vec3& p) {
             c, tascell::range(-n, n + 1), tascell::in(i), tascell::in(n), tascell::in(p),
             tascell::reduce<tascell::op::plus>(fx), tascell::reduce<tascell::op::plus>(fy),
             tascell::reduce<tascell::op::plus>(fz),
-            [](tascell::ctx, std::int64_t j, const std::int64_t& i, const long& n, const vec3& p, double& fx,
+            [](std::int64_t j, const std::int64_t& i, const long& n, const vec3& p, double& fx,
                double& fy, double& fz) { grav_config::add_column(i, j, n, p, fx, fy, fz); });
       });
   return {fx, fy, fz};

@@ -37,7 +37,7 @@ struct lowering {
 void lower_task_function(lowering& l, const task_function& f);
 void lower_task_call(lowering& l, const task_call& c);
 void lower_runtime_call(lowering& l, const runtime_call& c, const constructs& all);
-void lower_dowork(lowering& l, const dowork_site& d);
+void lower_dowork(lowering& l, const dowork_site& d, const constructs& all);
 void lower_wind(lowering& l, const wind_site& w);
 void lower_shared(lowering& l, shared_var& v);
 

@@ -347,7 +347,29 @@ bool analyse_loop(lowering& l, const clang::ForStmt* f, canonical_loop& out) {
   return true;
 }
 
-void lower_loop(lowering& l, const dowork_site& d, const clang::ForStmt* f, const clause_list& cl) {
+// Whether the statement uses the hidden context: it calls a @task function or
+// cancel()/cancelled(), or holds a @dowork or a @wind. A loop body that does
+// not is a leaf: it is emitted without the ctx parameter, and the runtime
+// runs its iterations in blocks between polls (tascell/dowork.hpp).
+bool uses_ctx(const lowering& l, const clang::Stmt* s, const constructs& all) {
+  std::size_t b = l.src.offset(s->getBeginLoc()), e = l.src.end_of_stmt(s);
+  auto inside = [&](clang::SourceLocation at) {
+    std::size_t o = l.src.offset(at);
+    return o >= b && o < e;
+  };
+  for (const auto& c : all.calls)
+    if (inside(c.call->getBeginLoc())) return true;
+  for (const auto& c : all.runtime_calls)
+    if (c.name != "tascell::improve" && inside(c.call->getBeginLoc())) return true;
+  for (const auto& d : all.doworks)
+    if (inside(d.stmt->getBeginLoc())) return true;
+  for (const auto& w : all.winds)
+    if (inside(w.stmt->getBeginLoc())) return true;
+  return false;
+}
+
+void lower_loop(lowering& l, const dowork_site& d, const clang::ForStmt* f, const clause_list& cl,
+                const constructs& all) {
   canonical_loop loop;
   if (!analyse_loop(l, f, loop)) return;
   const clang::Stmt* body = f->getBody();
@@ -401,9 +423,11 @@ void lower_loop(lowering& l, const dowork_site& d, const clang::ForStmt* f, cons
   std::string type = l.value_type(loop.var);
   std::string head = std::string("tascell::dowork_for(") + ctx_name + ", " + options_text(cl) +
                      "tascell::range::canonical(" + loop.first + ", " + loop.bound + ", " + loop.step +
-                     ", tascell::cmp::" + loop.cmp + "), " + clause_list_text(cs) + "[]([[maybe_unused]] tascell::ctx " +
-                     ctx_name + ", std::int64_t _ti" + param_list_text(cs) + ") { [[maybe_unused]] " + type + " " + name +
-                     " = static_cast<" + type + ">(_ti); " + prologue + prologue_text(cs);
+                     ", tascell::cmp::" + loop.cmp + "), " + clause_list_text(cs) + "[](";
+  if (uses_ctx(l, body, all)) head.append("[[maybe_unused]] tascell::ctx ").append(ctx_name).append(", ");
+  head.append("std::int64_t _ti").append(param_list_text(cs)).append(") { [[maybe_unused]] ");
+  head.append(type).append(" ").append(name).append(" = static_cast<").append(type).append(">(_ti); ");
+  head.append(prologue).append(prologue_text(cs));
   std::size_t b = l.src.offset(f->getForLoc()), e = l.src.offset(f->getRParenLoc()) + 1;
   l.edits.replace(b, e - b, head, d.depth);
   l.edits.insert_close(l.src.end_of_stmt(body), " });", d.depth);
@@ -413,7 +437,7 @@ void lower_loop(lowering& l, const dowork_site& d, const clang::ForStmt* f, cons
 
 }  // namespace
 
-void lower_dowork(lowering& l, const dowork_site& d) {
+void lower_dowork(lowering& l, const dowork_site& d, const constructs& all) {
   int before = l.diag.count();
   clause_list cl = parse_clauses(d.marker.clauses, d.marker.clauses_at, l.diag);
   // A wrong clause list would make every later check guess: stop here.
@@ -428,7 +452,7 @@ void lower_dowork(lowering& l, const dowork_site& d) {
     l.edits.insert_close(l.src.end_of_stmt(d.body), " }", d.depth);
   }
   if (const auto* body = llvm::dyn_cast<clang::CompoundStmt>(d.body)) lower_parts(l, d, body, cl);
-  else lower_loop(l, d, llvm::cast<clang::ForStmt>(d.body), cl);
+  else lower_loop(l, d, llvm::cast<clang::ForStmt>(d.body), cl, all);
 }
 
 }  // namespace tascell::translator

@@ -229,7 +229,7 @@ std::string translate_unit(clang::ASTUnit& ast, const unit& u, const std::vector
   for (const auto& t : found.tasks) lower_task_function(l, t);
   for (const auto& c : found.calls) lower_task_call(l, c);
   for (const auto& c : found.runtime_calls) lower_runtime_call(l, c, found);
-  for (const auto& d : found.doworks) lower_dowork(l, d);
+  for (const auto& d : found.doworks) lower_dowork(l, d, found);
   for (const auto& w : found.winds) lower_wind(l, w);
 
   // An #include of a translated header names its translation. With

@@ -168,6 +168,53 @@ TEST(Loops, EveryIterationRunsExactlyOnce) {
   EXPECT_EQ(bad, 0);
 }
 
+// A body that takes no ctx (a leaf) runs in blocks between polls: still
+// every iteration exactly once, pieces handed over between blocks, the
+// reductions, steps, copies and if(false) as for any body.
+TEST(Loops, LeafBodiesRunEveryIterationExactlyOnce) {
+  const std::int64_t n = 300000;
+  std::vector<std::atomic<int>> hits(static_cast<std::size_t>(n));
+  std::int64_t sum = 0, stepped = 0, serial = 0, copied = 0;
+  std::vector<std::int64_t> table(64);
+  std::iota(table.begin(), table.end(), std::int64_t{1});
+  tascell::root([&](ctx c) {
+    // A cheap body (long blocks) and a costlier one (short blocks).
+    tascell::dowork_for(c, tascell::range(0, n), tascell::shared(hits.data()),
+                        tascell::reduce<tascell::op::plus>(sum),
+                        [](std::int64_t i, std::atomic<int>* h, std::int64_t& sum) {
+                          h[i].fetch_add(1, std::memory_order_relaxed);
+                          sum += i;
+                        });
+    tascell::dowork_for(c, tascell::range(7, 20000, 3), tascell::reduce<tascell::op::plus>(stepped),
+                        [](std::int64_t i, std::int64_t& s) {
+                          volatile std::int64_t x = 0;
+                          for (int k = 0; k < 100; ++k) x = x + 1;
+                          s += i + x - 100;
+                        });
+    tascell::dowork_for(c, tascell::when(false), tascell::range(0, 1000),
+                        tascell::reduce<tascell::op::plus>(serial),
+                        [](std::int64_t i, std::int64_t& s) { s += i; });
+    tascell::dowork_for(c, tascell::range(0, 100000), tascell::copy(table.data(), 0, 64),
+                        tascell::reduce<tascell::op::plus>(copied),
+                        [](std::int64_t i, std::int64_t* t, std::int64_t& s) { s += t[i % 64]; });
+    // A leaf body that captures (it runs in this process only).
+    tascell::dowork_for(c, tascell::range(0, n), [&](std::int64_t i) {
+      hits[static_cast<std::size_t>(i)].fetch_add(1, std::memory_order_relaxed);
+    });
+  });
+  std::int64_t bad = 0;
+  for (auto& h : hits) bad += h.load() != 2;
+  EXPECT_EQ(bad, 0);
+  EXPECT_EQ(sum, n * (n - 1) / 2);
+  std::int64_t expect = 0;
+  for (std::int64_t i = 7; i < 20000; i += 3) expect += i;
+  EXPECT_EQ(stepped, expect);
+  EXPECT_EQ(serial, 999 * 1000 / 2);
+  std::int64_t expect_copied = 0;
+  for (std::int64_t i = 0; i < 100000; ++i) expect_copied += i % 64 + 1;
+  EXPECT_EQ(copied, expect_copied);
+}
+
 TEST(Clauses, CopyGivesEachPieceTheStateAtTheHandOver) {
   // Each iteration writes its own slot of a copied array and checks that the
   // slots of earlier, unrelated iterations are as the spawn point left them.
@@ -326,6 +373,26 @@ TEST(Exceptions, CaughtAroundTheDoworkStopsTheRest) {
   });
   EXPECT_TRUE(caught);
   // Work not started was dropped: nowhere near every iteration ran.
+  EXPECT_LT(started.load(), n / 2);
+}
+
+TEST(Exceptions, ThrownFromALeafBodyStopsTheRest) {
+  std::atomic<std::int64_t> started{0};
+  const std::int64_t n = 1'000'000;
+  bool caught = tascell::root([&](ctx c) {
+    try {
+      tascell::dowork_for(c, tascell::range(0, n), tascell::shared(&started), [](std::int64_t i, std::atomic<std::int64_t>* st) {
+        st->fetch_add(1, std::memory_order_relaxed);
+        if (i == 10) throw boom(10);
+        volatile int x = 0;
+        for (int k = 0; k < 200; ++k) x = x + 1;
+      });
+    } catch (const boom& e) {
+      return e.where == 10;
+    }
+    return false;
+  });
+  EXPECT_TRUE(caught);
   EXPECT_LT(started.load(), n / 2);
 }
 

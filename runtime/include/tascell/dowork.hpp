@@ -7,7 +7,10 @@
 //
 // A part is a callable `f(ctx)` or `tascell::part(clauses..., f)` where f
 // receives `(ctx, params...)`, one parameter per clause (clauses.hpp). The
-// body of a loop receives `(ctx, std::int64_t i, params...)`.
+// body of a loop receives `(ctx, std::int64_t i, params...)`, or
+// `(std::int64_t i, params...)` when it calls no @task function and needs
+// no ctx (a leaf body: its iterations run in blocks between polls, which the
+// compiler can vectorise; see loop_block).
 //
 // A callable that captures nothing can run on any worker of any process with
 // only its parameters; one that captures (by reference) runs in this process
@@ -176,6 +179,21 @@ struct clause_set {
       f(c, extra..., clause_traits<C>::param(x)...);
     }, st);
   }
+  // The same for a loop body that takes no ctx (a leaf: loop_site).
+  template <class F, class... X>
+  TASCELL_INLINE static void call_leaf(F& f, const clauses_t& cl, X... extra) {
+    std::apply([&](const C&... x) TASCELL_LAMBDA_INLINE { f(extra..., clause_traits<C>::param(x)...); }, cl);
+  }
+  template <class F, class... X>
+  TASCELL_INLINE static void call_leaf(F& f, stored_t& st, X... extra) {
+    std::apply([&](typename clause_traits<C>::stored&... x) TASCELL_LAMBDA_INLINE {
+      f(extra..., clause_traits<C>::param(x)...);
+    }, st);
+  }
+  // Whether F can be called without a ctx.
+  template <class F>
+  static constexpr bool leaf_body =
+      std::is_invocable_v<F&, std::int64_t, decltype(clause_traits<C>::param(std::declval<const C&>()))...>;
 };
 
 template <class P> struct part_info;
@@ -395,6 +413,7 @@ struct parts_site {
     if constexpr (has_priority<Prio>) p->prio = prio;
     p->kind = kind_word(&kind, c);
     ctx in = after(p + 1);
+    task* pieces;
     try {
       poll(in);
       call_owner<0>(ps, in);
@@ -405,11 +424,12 @@ struct parts_site {
                     : false) && ...);
       }(std::make_index_sequence<N - 2>{});
     } catch (...) {
-      task* pieces = unwind(in, p->sp);
-      auto targets = owner_targets(ps);
-      merge_all(targets, pieces);
-      release(in, p->sp);
-      return;
+      // unwind() returns only when the @dowork completes normally (a cancel
+      // aimed at it). The merge below is shared with the join's: one copy
+      // of it per site keeps the frame small, and GCC inlines more of a
+      // recursion (docs/performance.md).
+      pieces = unwind(in, p->sp);
+      goto merge;
     }
     // Work is given away from the end, so end == N means nothing was given
     // and nothing cancelled (both lower end): the point has no pieces and no
@@ -420,10 +440,13 @@ struct parts_site {
       call_owner<N - 1>(ps, finished(c));
       return;
     }
-    task* pieces = join(in, p->sp);
-    auto targets = owner_targets(ps);
-    merge_all(targets, pieces);
-    release(in, p->sp);
+    pieces = join(in, p->sp);
+  merge:
+    {
+      auto targets = owner_targets(ps);
+      merge_all(targets, pieces);
+      release(in, p->sp);
+    }
   }
 
   TASCELL_INLINE static targets_t owner_targets(const parts_t& ps) {
@@ -443,9 +466,46 @@ template <class Pr> struct is_options<options<Pr>> : std::true_type {};
 
 // ---------------------------------------------------------------- loops ---
 
+// How many iterations of a leaf loop body (one that takes no ctx, so it
+// can neither poll nor reach the runtime) run between two polls of the loop.
+// The size starts at 1 and doubles after each block up to 16. From there
+// each block is timed with one read of the time-stamp counter (about 27 ns
+// on this project's machine, so never for short loops): the size doubles
+// while a block takes under 2^13 ticks (about 3 us) and halves when one
+// takes over 2^15 (about 12 us). So a cheap body runs in long blocks, where
+// the poll and the block's bookkeeping are amortised and the compiler can
+// vectorise the block, and an expensive one still polls after nearly every
+// iteration. Without a time-stamp counter the size stops at 16.
+struct loop_block {
+  static constexpr std::int64_t blind = 16;
+  static constexpr std::int64_t max = std::int64_t{1} << 20;
+  std::int64_t size = 1;
+  std::uint64_t t = 0;  // the stamp of the last block's end; 0: not timed yet
+  TASCELL_INLINE void next() {
+    if (size < blind && t == 0) {
+      size *= 2;
+      return;
+    }
+#if defined(__x86_64__) || defined(__i386__)
+    std::uint64_t now = __builtin_ia32_rdtsc() | 1;
+    std::uint64_t dt = now - t;
+    bool first = t == 0;
+    t = now;
+    if (first) return;
+    if (dt < (std::uint64_t{1} << 13)) {
+      if (size < max) size *= 2;
+    } else if (dt > (std::uint64_t{1} << 15) && size > 1) {
+      size /= 2;
+    }
+#endif
+  }
+};
+
 template <class Prio, class Body, class... C>
 struct loop_site {
   using cs = clause_set<C...>;
+  // A body that takes no ctx: (i, params...) instead of (ctx, i, params...).
+  static constexpr bool leaf = cs::template leaf_body<Body>;
   static constexpr bool portable = std::is_empty_v<Body> && std::is_default_constructible_v<Body>;
   static constexpr bool local_only = !portable || cs::local_only;
   using body_ptr = std::conditional_t<portable, std::tuple<>, const Body*>;
@@ -491,13 +551,31 @@ struct loop_site {
   // (the owner's clauses or a task's copies).
   // first and step never change: kept in registers, not reloaded from the
   // point after every call.
+  //
+  // A leaf body (it takes no ctx) runs in blocks (loop_block): the block is
+  // claimed (p.next = its end), the loop polls once, and the block runs as
+  // a plain loop the compiler can vectorise. Nothing can change the point
+  // inside the block, since the body cannot reach the runtime; a request
+  // splits what follows the block.
   template <class S>
   TASCELL_INLINE static void iterate(ctx in, point* p, Body& body, S& s, std::int64_t first,
                                      std::int64_t step) {
-    for (std::int64_t k = p->sp.next; k < p->sp.end; k = p->sp.next) {
-      p->sp.next = k + 1;
-      poll(in);
-      cs::call(body, in, s, first + k * step);
+    if constexpr (leaf) {
+      loop_block blk;
+      for (std::int64_t k = p->sp.next; k < p->sp.end; k = p->sp.next) {
+        const std::int64_t e = p->sp.end;
+        const std::int64_t lim = e - k > blk.size ? k + blk.size : e;
+        p->sp.next = lim;
+        poll(in);
+        for (std::int64_t j = k; j < lim; ++j) cs::call_leaf(body, s, first + j * step);
+        blk.next();
+      }
+    } else {
+      for (std::int64_t k = p->sp.next; k < p->sp.end; k = p->sp.next) {
+        p->sp.next = k + 1;
+        poll(in);
+        cs::call(body, in, s, first + k * step);
+      }
     }
   }
 
@@ -569,17 +647,17 @@ struct loop_site {
     auto* p = ::new (free_of(c))
         point{{0, r.count}, r.first, r.step, cs::refs(cl), bp, prio, kind_word(&kind, c)};
     ctx in = after(p + 1);
+    task* pieces;
     try {
       iterate(in, p, body, cl, r.first, r.step);
     } catch (...) {
-      task* pieces = unwind(in, p->sp);
-      auto targets = cs::targets(cl);
-      merge_all(targets, pieces);
-      release(in, p->sp);
-      return;
+      pieces = unwind(in, p->sp);  // returns only when the loop completes normally
+      goto merge;
     }
-    if (worker_of(c)->aux_owner == &p->sp) [[unlikely]] {
-      task* pieces = join(in, p->sp);
+    if (worker_of(c)->aux_owner != &p->sp) [[likely]] return;
+    pieces = join(in, p->sp);
+  merge:
+    {
       auto targets = cs::targets(cl);
       merge_all(targets, pieces);
       release(in, p->sp);
@@ -587,7 +665,10 @@ struct loop_site {
   }
 
   static void exec_serial(ctx c, range r, const typename cs::clauses_t& cl, Body& body) {
-    for (std::int64_t k = 0; k < r.count; ++k) cs::call(body, c, cl, r.first + k * r.step);
+    for (std::int64_t k = 0; k < r.count; ++k) {
+      if constexpr (leaf) cs::call_leaf(body, cl, r.first + k * r.step);
+      else cs::call(body, c, cl, r.first + k * r.step);
+    }
   }
 };
 
