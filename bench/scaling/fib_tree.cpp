@@ -1,0 +1,42 @@
+#include "fib_tree.hpp"
+
+#include <cmath>
+
+namespace scaling {
+
+fib_tree::fib_tree(int n, double seconds_per_call) : n_(n), cost_(seconds_per_call) {}
+
+std::string fib_tree::name() const {
+  std::string s = "fib(";
+  s += std::to_string(n_);
+  s += ")";
+  return s;
+}
+
+double fib_tree::calls(int k) {
+  // 2 F(k+1) - 1, in doubles (exact up to k = 75).
+  double a = 0, b = 1;  // F(0), F(1)
+  for (int i = 0; i < k + 1; ++i) {
+    double c = a + b;
+    a = b;
+    b = c;
+  }
+  return 2 * a - 1;
+}
+
+const expansion& fib_tree::expand(node_id id, double w) {
+  int k = static_cast<int>(id);
+  buf_.its.clear();
+  if (k < 2) {
+    buf_.own = w;
+    return buf_;
+  }
+  // The model is exact: w == work(k) up to rounding; scale to keep the sum.
+  double scale = w / work(k);
+  buf_.own = cost_ * scale;
+  buf_.its.push_back({work(k - 1) * scale, static_cast<node_id>(k - 1)});
+  buf_.its.push_back({work(k - 2) * scale, static_cast<node_id>(k - 2)});
+  return buf_;
+}
+
+}  // namespace scaling

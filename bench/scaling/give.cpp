@@ -1,0 +1,64 @@
+// Temporary backtracking (runtime/src/serve.cpp, give()): the oldest spawn
+// point with work left gives the upper half of what is left (for parts:
+// from the last part back). For a steal-back only the wanted piece's own
+// frames may give.
+#include "simulator.hpp"
+
+namespace scaling {
+
+int simulator::give(worker& v, int requester, int wanted) {
+  if (v.frames.empty()) return -1;
+  sync(v);
+  std::size_t lo = 0, hi = v.frames.size();
+  if (wanted >= 0) {
+    bool found = false;
+    for (std::size_t i = 0; i < v.frames.size(); ++i)
+      if (v.frames[i].piece == wanted) {
+        lo = i;
+        found = true;
+        break;
+      }
+    if (!found) return -1;  // the wanted piece is not running here (any more)
+    for (std::size_t i = lo + 1; i < v.frames.size(); ++i)
+      if (v.frames[i].piece >= 0) {
+        hi = i;
+        break;
+      }
+  }
+  for (std::size_t i = lo; i < hi; ++i) {
+    const frame& f = v.frames[i];
+    if (f.cur >= 0 && f.next < f.end) return give_from(v, static_cast<int>(i), requester);
+  }
+  // Nothing in the frames known so far: look inside the running unit.
+  if (hi == v.frames.size() && v.act == activity::working) {
+    while (expand_top(v)) {
+      const frame& g = v.frames.back();
+      if (g.cur >= 0 && g.next < g.end) return give_from(v, static_cast<int>(v.frames.size() - 1), requester);
+    }
+  }
+  return -1;
+}
+
+int simulator::give_from(worker& v, int fi, int requester) {
+  frame& f = v.frames[static_cast<std::size_t>(fi)];
+  int lo = f.end - (f.end - f.next + 1) / 2;
+  int hi = f.end;
+  f.end = lo;
+  piece pc;
+  pc.victim = v.id;
+  pc.victim_frame = fi;
+  pc.node = f.node;
+  pc.its = f.its;
+  pc.lo = lo;
+  pc.hi = hi;
+  for (int i = lo; i < hi; ++i) pc.work += (*f.its)[static_cast<std::size_t>(i)].work;
+  pc.remote = is_proxy(requester);
+  int id = static_cast<int>(pieces_.size());
+  pieces_.push_back(std::move(pc));
+  f.given.push_back(id);
+  ++f.pending;
+  ++(is_proxy(requester) ? res_.pieces_remote : res_.pieces_local);
+  return id;
+}
+
+}  // namespace scaling

@@ -1,0 +1,149 @@
+// Checks of the scaling simulator (bench/scaling/) on cases with known
+// answers.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "scaling/fib_tree.hpp"
+#include "scaling/nqueens_tree.hpp"
+#include "scaling/simulator.hpp"
+#include "scaling/uts_tree.hpp"
+
+namespace {
+
+// A named check: the name says what was expected when it fails.
+#define CHECK_THAT(ok, what) EXPECT_TRUE(ok) << (what)
+
+bool close(double a, double b, double rel) { return std::fabs(a - b) <= rel * std::fabs(b); }
+
+scaling::machine layout(int processes, int workers, scaling::remote_choice r = scaling::remote_choice::loaded) {
+  scaling::machine m;
+  m.processes = processes;
+  m.workers = workers;
+  m.remote = r;
+  return m;
+}
+
+std::string label(const std::string& tree, const scaling::machine& m) {
+  std::string s = tree;
+  s += " on ";
+  s += std::to_string(m.processes);
+  s += "x";
+  s += std::to_string(m.workers);
+  return s;
+}
+
+// Work is conserved: what the workers ran adds up to the tree's work, and
+// the run takes at least work / workers.
+void conserved(scaling::tree_model& t, const scaling::machine& m) {
+  scaling::simulator sim(t, m);
+  scaling::result r = sim.run();
+  std::string l = label(t.name(), m);
+  CHECK_THAT(close(r.executed, r.work, 1e-9), l + ": work executed == the tree's work");
+  CHECK_THAT(r.seconds * r.workers >= r.work * (1 - 1e-9), l + ": time >= work / workers");
+  CHECK_THAT(close(r.work_time, r.work, 0.02) || r.work_time >= r.work, l + ": time working covers the work");
+}
+
+}  // namespace
+
+TEST(Simulator, KnownCounts) {
+  // Known counts.
+  CHECK_THAT(scaling::fib_tree::calls(35) == 29860703.0, "fib(35) makes 29,860,703 calls");
+  {
+    scaling::nqueens_options o;
+    o.all_exact = true;
+    scaling::nqueens_tree q8(8, 1e-7, o), q13(13, 1e-7, o);
+    CHECK_THAT(q8.exact_solutions() == 92, "8-queens: 92 solutions");
+    CHECK_THAT(q13.exact_solutions() == 73712, "13-queens: 73,712 solutions");
+    CHECK_THAT(close(q13.nodes(), static_cast<double>(q13.exact_nodes()), 1e-12), "13-queens: exact node count");
+  }
+  {
+    // Knuth's estimator against the exact count (14 queens, 365,596 solutions).
+    scaling::nqueens_options o;
+    o.top_rows = 3;
+    o.exact_levels = 4;
+    o.probes = 64;
+    scaling::nqueens_tree est(14, 1e-7, o);
+    scaling::nqueens_options e;
+    e.all_exact = true;
+    scaling::nqueens_tree exact(14, 1e-7, e);
+    double x = static_cast<double>(exact.exact_nodes());
+    std::printf("     14-queens nodes: estimated %.0f, exact %.0f\n", est.nodes(), x);
+    CHECK_THAT(close(est.nodes(), x, 0.03), "14-queens: estimated nodes within 3% of exact");
+  }
+}
+
+TEST(Simulator, OneWorkerTakesTheSequentialTimePlusStart) {
+  // One worker: the sequential time plus the set-up of the root piece, exactly.
+  {
+    scaling::fib_tree f(25, 1.4e-9);
+    scaling::machine m = layout(1, 1);
+    scaling::simulator sim(f, m);
+    scaling::result r = sim.run();
+    CHECK_THAT(close(r.seconds, r.work + m.costs.start, 1e-12), "fib(25) on 1 worker: work + start cost");
+    CHECK_THAT(r.pieces_local == 0 && r.requests == 0, "fib(25) on 1 worker: no steals");
+  }
+}
+
+TEST(Simulator, TwoWorkersWithFreeStealsHalveTheTime) {
+  // Two workers with free steals: close to half the time.
+  {
+    scaling::fib_tree f(30, 1.4e-9);
+    scaling::machine m = layout(1, 2);
+    m.costs = {};
+    m.costs.poll_interval = 1e-12;
+    m.costs.signal = m.costs.give = m.costs.refuse = m.costs.start = m.costs.loop = m.costs.yield = 1e-12;
+    m.costs.wake = 1e-12;
+    scaling::simulator sim(f, m);
+    scaling::result r = sim.run();
+    CHECK_THAT(r.efficiency() > 0.99 && r.efficiency() <= 1.0 + 1e-9, "fib(30) on 2 workers, free steals: efficiency in (0.99, 1]");
+  }
+}
+
+TEST(Simulator, EveryNodeRunsOnceOnEveryLayout) {
+  // Conservation over layouts, trees and strategies (every node run once:
+  // nothing lost, nothing twice).
+  {
+    scaling::fib_tree f(27, 1.4e-9);
+    scaling::nqueens_options o;
+    o.all_exact = true;
+    scaling::nqueens_tree q(11, 1e-7, o);
+    scaling::uts_tree u("T1S", 1e-7);
+    for (scaling::tree_model* t : {static_cast<scaling::tree_model*>(&f), static_cast<scaling::tree_model*>(&q),
+                                   static_cast<scaling::tree_model*>(&u)}) {
+      conserved(*t, layout(1, 2));
+      conserved(*t, layout(1, 8));
+      conserved(*t, layout(3, 1));
+      conserved(*t, layout(4, 4, scaling::remote_choice::random));
+      conserved(*t, layout(4, 4, scaling::remote_choice::hierarchical));
+      scaling::machine shared = layout(3, 1);
+      shared.cores = 2;
+      conserved(*t, shared);
+    }
+    CHECK_THAT(static_cast<long>(u.nodes()) == 257042, "UTS T1S: 257,042 nodes");
+  }
+}
+
+TEST(Simulator, DeterministicForASeed) {
+  // Deterministic for a seed.
+  {
+    scaling::fib_tree f(28, 1.4e-9);
+    scaling::result a = scaling::simulator(f, layout(2, 3)).run();
+    scaling::result b = scaling::simulator(f, layout(2, 3)).run();
+    CHECK_THAT(a.seconds == b.seconds && a.pieces_local == b.pieces_local && a.messages == b.messages,
+          "same seed, same run");
+  }
+}
+
+TEST(Simulator, ThreeWorkersOnTwoCoresShareThem) {
+  // 3 workers on 2 cores (processor sharing) take at least work / 2.
+  {
+    scaling::fib_tree f(28, 1.4e-9);
+    scaling::machine m = layout(3, 1);
+    m.cores = 2;
+    scaling::result r = scaling::simulator(f, m).run();
+    CHECK_THAT(r.seconds >= r.work / 2, "3 workers on 2 cores: time >= work / 2");
+  }
+}
