@@ -4,7 +4,7 @@ costs, validation against real runs, the prediction sweep, and the table and
 SVG plot of docs/scaling.md.
 
 usage:
-  scaling.py validate --sim build/helper-sim/bench/scaling-sim \
+  scaling.py validate --sim build/release/bench/scaling-sim \
       [--measured bench/scaling/measured.json] [--out bench/scaling/validation.json]
   scaling.py sweep --sim ... [--sizes 36,72,...] [--out bench/scaling/sweep.json]
   scaling.py report [--validation ...] [--sweep ...] [--svg docs/scaling-efficiency.svg]
@@ -316,7 +316,7 @@ def main():
     ap.add_argument("--net", default="cluster")
     ap.add_argument("--label", default="")
     ap.add_argument("--coarse", action="store_true")
-    ap.add_argument("--sim", default=os.path.join(ROOT, "build/helper-sim/bench/scaling-sim"))
+    ap.add_argument("--sim", default=os.path.join(ROOT, "build/release/bench/scaling-sim"))
     ap.add_argument("--measured", default=os.path.join(HERE, "measured.json"))
     ap.add_argument("--validation", default=os.path.join(HERE, "validation.json"))
     ap.add_argument("--sweep", default=os.path.join(HERE, "sweep.json"))
