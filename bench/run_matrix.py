@@ -83,13 +83,10 @@ LABELS = {
 PROBLEM_NAMES = {"fib": "Fib", "nqueens": "Nq", "pen": "Pen", "comp": "Comp", "grav": "Grav", "lu": "LU",
                  "uts": "UTS"}
 
-# Configurations that cannot run as they are written, with the reason (shown as a note).
-PROC_SKIP = {
-    ("lu", "tascell"): "lu-tascell on 2 processes: its blocks are shared(p), so the matrix is factorised in "
-                       "process 0 only, but the program computes and checks its answer from its own matrix in "
-                       "every process, which fails in the others (lu-tcpp computes the answer inside the root "
-                       "call and checks L*U in process 0 only)",
-}
+# Configurations that cannot run as they are written, with the reason (shown
+# as a note). (Empty: lu-tascell computed and checked its answer in every
+# process until it returned it from the root call, as lu-tcpp does.)
+PROC_SKIP = {}
 
 # Fallback if a config header cannot be read; the headers are the source of truth.
 FALLBACK_KNOWN = {

@@ -106,6 +106,14 @@ static void lu(tascell::ctx c, double* m, long nb, long ld) {
   lu(c, m + d + h, h, ld);
 }
 
+// The root call: the factorisation and its answer. With several processes
+// the matrix is factorised in process 0 (the blocks are shared), and the
+// answer travels to every process as the root call's result.
+static long lu_answer(tascell::ctx c, double* m, long n) {
+  lu(c, m, n, n);
+  return lu_config::as_result(m, n);
+}
+
 int main(int argc, char** argv) {
   auto args = bench::parse_args(argc, argv, lu_config::default_n, lu_config::min_n, lu_config::max_n);
   lu_config::require_power_of_two(args.prog, args.n);
@@ -113,9 +121,7 @@ int main(int argc, char** argv) {
   std::vector<double> m;
   return bench::run_checked(
       args, lu_config::known_answer(args.n), [&](long) { m = a; },
-      [&](long n) {
-        tascell::root(lu, m.data(), n, n);
-        return lu_config::as_result(m.data(), n);
-      },
-      [&](long n, long) { return lu_config::check(args.prog, m.data(), a.data(), n); });
+      [&](long n) { return tascell::root(lu_answer, m.data(), n); },
+      // Only process 0 holds the factorised matrix.
+      [&](long n, long) { return !tascell::is_root() || lu_config::check(args.prog, m.data(), a.data(), n); });
 }
