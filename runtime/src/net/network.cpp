@@ -370,6 +370,7 @@ void network::thread_main() {
 //  - between root calls, or alone, 2 ms.
 void network::pause() {
   if (cfg_.loop == message_loop::seed) {
+    if (tracing_ && !asleep_) [[unlikely]] note_span(true);
     timespec ts{0, 20'000};  // the seed's fixed 20 us
     nanosleep(&ts, nullptr);
     return;
