@@ -107,10 +107,11 @@ void run_task(worker_impl* w, ctx base, task* t) {
     std::int64_t now = trace_now();
     std::int64_t latency = asked >= 0 ? now - asked : -1;
     if (t->from_rank < 0)
-      w->note_at(now, trace_type::start, piece_flow_id(w->rt->rank(), t->serial),
-                 static_cast<worker_impl*>(t->victim)->id, latency, 0);
+      w->trace.instant(now, trace_type::start, piece_flow_id(w->rt->rank(), t->serial),
+                       static_cast<worker_impl*>(t->victim)->id, latency, 0);
     else
-      w->note_at(now, trace_type::start, piece_flow_id(t->from_rank, t->from_handle), -1 - t->from_rank, latency, 0);
+      w->trace.instant(now, trace_type::start, piece_flow_id(t->from_rank, t->from_handle), -1 - t->from_rank,
+                       latency, 0);
   }
   w->answered_request = false;
   w->set_activity(activity::work);

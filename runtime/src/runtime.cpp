@@ -78,7 +78,7 @@ runtime::runtime(settings s) : cfg_(std::move(s)) {
     w->rng.seed(seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(i) + 1);
     w->since = std::chrono::steady_clock::now();
     w->tracing = !cfg_.trace.empty();
-    w->trace_room = w->tracing ? static_cast<std::size_t>(cfg_.trace_records) : 0;
+    w->trace.room = w->tracing ? static_cast<std::size_t>(cfg_.trace_records) : 0;
     workers_.push_back(w);
   }
   if (!cfg_.trace.empty()) spreading.store(true);  // incumbent improvements are traced
@@ -110,7 +110,7 @@ runtime::runtime(settings s) : cfg_(std::move(s)) {
       cpus_.clear();
     }
     if (share > cpus_.size()) cpus_.clear();
-    cpus_.resize(std::min(cpus_.size(), share));
+    else cpus_.resize(share);
   }
   for (int i = 1; i < cfg_.workers; ++i) {
     pthread_attr_t attr;
@@ -163,25 +163,24 @@ runtime::~runtime() {
     for (worker_impl* w : workers_) {
       std::string name = "worker ";
       name += std::to_string(w->id);
-      tracks.push_back({w->id, name, &w->trace, w->trace_dropped});
+      tracks.push_back({w->id, name, &w->trace});
     }
-    std::vector<trace_record> messages;
+    trace_buffer messages;
     trace_clock clock;
     if (net_) {
-      std::int64_t dropped = 0;
-      messages = net_->take_trace(dropped);
+      messages = net_->take_trace();
       clock = net_->clock_alignment();
-      tracks.push_back({size(), "message thread", &messages, dropped});
+      tracks.push_back({size(), "message thread", &messages});
     }
     std::string error = write_trace(path, rank(), processes(), clock, tracks);
     if (!error.empty()) std::fprintf(stderr, "%s\n", error.c_str());
     for (const trace_track& k : tracks)
-      if (k.dropped)
+      if (k.buffer->dropped)
         std::fprintf(stderr,
                      "tascell: rank %d: the trace of %s was cut after %lld records (TASCELL_TRACE_RECORDS); "
                      "%lld later records are missing from %s\n",
-                     rank(), k.name.c_str(), static_cast<long long>(k.records->size()),
-                     static_cast<long long>(k.dropped), path.c_str());
+                     rank(), k.name.c_str(), static_cast<long long>(k.buffer->records.size()),
+                     static_cast<long long>(k.buffer->dropped), path.c_str());
   }
   for (worker_impl* w : workers_) {
     w->~worker_impl();
@@ -395,10 +394,17 @@ namespace {
 // One process's figures of a root call, as sent to rank 0 (every process
 // runs the same binary: the bytes of a trivially copyable struct).
 struct process_figures {
-  double seconds;
-  std::int32_t workers;
   worker_stats total;
-  std::int64_t bytes_sent, messages_sent, batches_sent, remote_pieces;
+  std::int64_t messages_sent = 0, batches_sent = 0, bytes_sent = 0, remote_pieces = 0;
+
+  process_figures& operator+=(const process_figures& f) {
+    total += f.total;
+    messages_sent += f.messages_sent;
+    batches_sent += f.batches_sent;
+    bytes_sent += f.bytes_sent;
+    remote_pieces += f.remote_pieces;
+    return *this;
+  }
 };
 
 void stats_header(const char* who, const char* more = "") {
@@ -419,6 +425,14 @@ void stats_row(const char* name, const worker_stats& s, const char* end = "\n") 
                static_cast<long long>(s.steal_backs), end);
 }
 
+// A process's row: its workers' sum, then what it sent to other processes.
+void process_row(const char* name, const process_figures& f) {
+  stats_row(name, f.total, " ");
+  std::fprintf(stderr, "%8lld %8lld %10lld %8lld\n", static_cast<long long>(f.messages_sent),
+               static_cast<long long>(f.batches_sent), static_cast<long long>(f.bytes_sent),
+               static_cast<long long>(f.remote_pieces));
+}
+
 }  // namespace
 
 void runtime::print_stats(const run_stats& r) const {
@@ -435,8 +449,7 @@ void runtime::print_stats(const run_stats& r) const {
 
 // Several processes: rank 0 prints a row per process and the sum of all.
 void runtime::gather_stats(const run_stats& r) {
-  process_figures mine{r.seconds,       size(),          r.total(),
-                       r.bytes_sent,    r.messages_sent, r.batches_sent,
+  process_figures mine{r.total(), r.messages_sent, r.batches_sent, r.bytes_sent,
                        static_cast<std::int64_t>(r.remote_steal_ns.size())};
   std::string bytes(reinterpret_cast<const char*>(&mine), sizeof mine);
   if (rank() != 0) {
@@ -446,8 +459,7 @@ void runtime::gather_stats(const run_stats& r) {
   std::vector<std::string> all = net_->gather_stats(root_calls_, std::move(bytes), std::chrono::seconds(5));
   std::fprintf(stderr, "tascell stats: all %d processes: root call %.3f s on rank 0\n", processes(), r.seconds);
   stats_header("rank", " messages  batches      bytes   remote");
-  worker_stats sum;
-  std::int64_t messages = 0, batches = 0, bytes_sent = 0, remote = 0;
+  process_figures sum;
   std::vector<int> missing;
   for (std::size_t i = 0; i < all.size(); ++i) {
     if (all[i].size() != sizeof(process_figures)) {
@@ -458,21 +470,10 @@ void runtime::gather_stats(const run_stats& r) {
     std::memcpy(&f, all[i].data(), sizeof f);
     std::string name = "r";  // (appended: GCC 12 warns falsely on "r" + string)
     name += std::to_string(i);
-    stats_row(name.c_str(), f.total, " ");
-    std::fprintf(stderr, "%8lld %8lld %10lld %8lld\n", static_cast<long long>(f.messages_sent),
-                 static_cast<long long>(f.batches_sent), static_cast<long long>(f.bytes_sent),
-                 static_cast<long long>(f.remote_pieces));
-    run_stats one;
-    one.workers = {sum, f.total};
-    sum = one.total();
-    messages += f.messages_sent;
-    batches += f.batches_sent;
-    bytes_sent += f.bytes_sent;
-    remote += f.remote_pieces;
+    process_row(name.c_str(), f);
+    sum += f;
   }
-  stats_row("all", sum, " ");
-  std::fprintf(stderr, "%8lld %8lld %10lld %8lld\n", static_cast<long long>(messages),
-               static_cast<long long>(batches), static_cast<long long>(bytes_sent), static_cast<long long>(remote));
+  process_row("all", sum);
   for (int m : missing)
     std::fprintf(stderr,
                  "tascell stats: rank %d sent no statistics within 5 s (is TASCELL_STATS=1 set on every "
@@ -494,22 +495,25 @@ std::pair<int, int> local_rank_for_testing() {
 
 namespace tascell {
 
+worker_stats& worker_stats::operator+=(const worker_stats& s) {
+  work_ns += s.work_ns;
+  idle_ns += s.idle_ns;
+  wait_ns += s.wait_ns;
+  steal_back_ns += s.steal_back_ns;
+  give_ns += s.give_ns;
+  requests_sent += s.requests_sent;
+  requests_refused += s.requests_refused;
+  requests_served += s.requests_served;
+  requests_declined += s.requests_declined;
+  pieces_given += s.pieces_given;
+  pieces_received += s.pieces_received;
+  steal_backs += s.steal_backs;
+  return *this;
+}
+
 worker_stats run_stats::total() const {
   worker_stats t;
-  for (const auto& s : workers) {
-    t.work_ns += s.work_ns;
-    t.idle_ns += s.idle_ns;
-    t.wait_ns += s.wait_ns;
-    t.steal_back_ns += s.steal_back_ns;
-    t.give_ns += s.give_ns;
-    t.requests_sent += s.requests_sent;
-    t.requests_refused += s.requests_refused;
-    t.requests_served += s.requests_served;
-    t.requests_declined += s.requests_declined;
-    t.pieces_given += s.pieces_given;
-    t.pieces_received += s.pieces_received;
-    t.steal_backs += s.steal_backs;
-  }
+  for (const auto& s : workers) t += s;
   return t;
 }
 

@@ -51,7 +51,7 @@ std::string write_trace(const std::string& path, int rank, int processes, const 
   if (!clock.aligned) {  // one process: times from its first record
     origin = INT64_MAX;
     for (const trace_track& k : tracks)
-      for (const trace_record& r : *k.records) origin = std::min(origin, r.t0_ns);
+      for (const trace_record& r : k.buffer->records) origin = std::min(origin, r.t0_ns);
   }
   auto us = [&](std::int64_t ns) { return static_cast<double>(ns - origin) / 1000.0; };
   char host[256] = "?";
@@ -69,11 +69,11 @@ std::string write_trace(const std::string& path, int rank, int processes, const 
     int tid = k.tid;
     std::fprintf(f, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"%s\"}}",
                  rank, tid, k.name.c_str());
-    if (k.dropped)  // Perfetto shows this as the track's argument
+    if (k.buffer->dropped)  // Perfetto shows this as the track's argument
       std::fprintf(f,
                    ",\n{\"ph\":\"M\",\"name\":\"thread_dropped\",\"pid\":%d,\"tid\":%d,\"args\":{\"records_"
                    "dropped\":%lld}}",
-                   rank, tid, static_cast<long long>(k.dropped));
+                   rank, tid, static_cast<long long>(k.buffer->dropped));
     std::fprintf(f,
                  ",\n{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%d,\"tid\":%d,\"args\":{\"sort_index\":%d}}",
                  rank, tid, tid);
@@ -81,7 +81,7 @@ std::string write_trace(const std::string& path, int rank, int processes, const 
       std::fprintf(f, ",\n{\"ph\":\"i\",\"s\":\"t\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":%.3f,\"args\":{",
                    name, rank, tid, us(r.t0_ns));
     };
-    for (const trace_record& r : *k.records) {
+    for (const trace_record& r : k.buffer->records) {
       switch (r.type) {
         case trace_type::span:
           if (r.t1_ns <= r.t0_ns) break;

@@ -53,6 +53,37 @@ struct trace_record {
 
 std::int64_t trace_now();
 
+// The records of one track (a worker, or the message thread), at most
+// `room` of them (TASCELL_TRACE_RECORDS); the rest are counted, not kept.
+struct trace_buffer {
+  std::vector<trace_record> records;
+  std::size_t room = 0;
+  std::int64_t dropped = 0;
+
+  void instant(std::int64_t now, trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b, std::int64_t c) {
+    trace_record r{t};
+    r.a = a;
+    r.t0_ns = r.t1_ns = now;
+    r.id = id;
+    r.b = b;
+    r.c = c;
+    keep(r);
+  }
+  void span(std::uint8_t what, std::int64_t t0, std::int64_t t1) {
+    trace_record r{trace_type::span};
+    r.what = what;
+    r.t0_ns = t0;
+    r.t1_ns = t1;
+    keep(r);
+  }
+
+ private:
+  void keep(const trace_record& r) {
+    if (records.size() < room) records.push_back(r);
+    else ++dropped;
+  }
+};
+
 // The flow id of a piece made by process `rank` with serial `serial`: the
 // same in the victim's and the thief's process.
 inline std::uint64_t piece_flow_id(int rank, std::uint64_t serial) {
@@ -73,8 +104,7 @@ struct trace_clock {
 struct trace_track {
   int tid;
   std::string name;
-  const std::vector<trace_record>* records;
-  std::int64_t dropped = 0;  // records not kept (TASCELL_TRACE_RECORDS)
+  const trace_buffer* buffer;
 };
 
 // Writes the tracks to path (Chrome trace JSON). Returns an error text, or

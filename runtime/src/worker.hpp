@@ -98,32 +98,17 @@ struct worker_impl : worker {
 
   // Tracing (trace.hpp): on when the runtime was started with TASCELL_TRACE.
   bool tracing = false;
-  std::vector<trace_record> trace;
-  std::size_t trace_room = 0;        // records that may still be added (TASCELL_TRACE_RECORDS)
-  std::int64_t trace_dropped = 0;    // records not kept once the room was used up
-  void keep(const trace_record& r) {
-    if (trace.size() < trace_room) trace.push_back(r);
-    else ++trace_dropped;
-  }
+  trace_buffer trace;
   std::int64_t request_ns = 0;  // when the last request was sent (tracing only)
   bool answered_request = false;  // request() just returned a piece
   // Records an instant now (tracing only); returns its time.
   std::int64_t note(trace_type t, std::uint64_t id = 0, std::int32_t a = 0, std::int64_t b = 0, std::int64_t c = 0) {
     if (tracing) [[unlikely]] {
       std::int64_t now = trace_now();
-      note_at(now, t, id, a, b, c);
+      trace.instant(now, t, id, a, b, c);
       return now;
     }
     return 0;
-  }
-  void note_at(std::int64_t now, trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b, std::int64_t c) {
-    trace_record r{t};
-    r.a = a;
-    r.t0_ns = r.t1_ns = now;
-    r.id = id;
-    r.b = b;
-    r.c = c;
-    keep(r);
   }
 
   void set_activity(activity a) {
@@ -131,11 +116,7 @@ struct worker_impl : worker {
     auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now - since).count();
     if (tracing) [[unlikely]] {
       std::int64_t end = std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count();
-      trace_record r{trace_type::span};
-      r.what = static_cast<std::uint8_t>(act);
-      r.t0_ns = end - ns;
-      r.t1_ns = end;
-      keep(r);
+      trace.span(static_cast<std::uint8_t>(act), end - ns, end);
     }
     switch (act) {
       case activity::work: stats.work_ns += ns; break;

@@ -355,45 +355,49 @@ TEST(Exceptions, ThrownAnywhereReachesTheRootCall) {
   EXPECT_EQ(tascell::root(tree_sum, std::int64_t{0}, std::int64_t{1000}), 999 * 1000 / 2);
 }
 
-TEST(Exceptions, CaughtAroundTheDoworkStopsTheRest) {
+namespace {
+
+// One iteration of the loops below: counts itself, throws at i == 10,
+// otherwise works a little.
+void count_or_throw(std::int64_t i, std::atomic<std::int64_t>* started) {
+  started->fetch_add(1, std::memory_order_relaxed);
+  if (i == 10) throw boom(10);
+  volatile int x = 0;
+  for (int k = 0; k < 200; ++k) x = x + 1;
+}
+
+// run(c, n, started) runs a parallel loop of n iterations of count_or_throw;
+// the exception reaches the catch around it, and the work not started was
+// dropped: nowhere near every iteration ran.
+template <class Run>
+void expect_throw_stops_the_rest(Run run) {
   std::atomic<std::int64_t> started{0};
   const std::int64_t n = 1'000'000;
   bool caught = tascell::root([&](ctx c) {
     try {
-      tascell::dowork_for(c, tascell::range(0, n), [&](ctx, std::int64_t i) {
-        started.fetch_add(1, std::memory_order_relaxed);
-        if (i == 10) throw boom(10);
-        volatile int x = 0;
-        for (int k = 0; k < 200; ++k) x = x + 1;
-      });
+      run(c, n, &started);
     } catch (const boom& e) {
       return e.where == 10;
     }
     return false;
   });
   EXPECT_TRUE(caught);
-  // Work not started was dropped: nowhere near every iteration ran.
   EXPECT_LT(started.load(), n / 2);
 }
 
-TEST(Exceptions, ThrownFromALeafBodyStopsTheRest) {
-  std::atomic<std::int64_t> started{0};
-  const std::int64_t n = 1'000'000;
-  bool caught = tascell::root([&](ctx c) {
-    try {
-      tascell::dowork_for(c, tascell::range(0, n), tascell::shared(&started), [](std::int64_t i, std::atomic<std::int64_t>* st) {
-        st->fetch_add(1, std::memory_order_relaxed);
-        if (i == 10) throw boom(10);
-        volatile int x = 0;
-        for (int k = 0; k < 200; ++k) x = x + 1;
-      });
-    } catch (const boom& e) {
-      return e.where == 10;
-    }
-    return false;
+}  // namespace
+
+TEST(Exceptions, CaughtAroundTheDoworkStopsTheRest) {
+  expect_throw_stops_the_rest([](ctx c, std::int64_t n, std::atomic<std::int64_t>* started) {
+    tascell::dowork_for(c, tascell::range(0, n), [&](ctx, std::int64_t i) { count_or_throw(i, started); });
   });
-  EXPECT_TRUE(caught);
-  EXPECT_LT(started.load(), n / 2);
+}
+
+TEST(Exceptions, ThrownFromALeafBodyStopsTheRest) {
+  expect_throw_stops_the_rest([](ctx c, std::int64_t n, std::atomic<std::int64_t>* started) {
+    tascell::dowork_for(c, tascell::range(0, n), tascell::shared(started),
+                        [](std::int64_t i, std::atomic<std::int64_t>* st) { count_or_throw(i, st); });
+  });
 }
 
 TEST(Exceptions, WindsRunTheirAfterOnTheWayOut) {

@@ -168,26 +168,17 @@ struct clause_set {
   static void unpack_out(in_archive& a, stored_t& s) {
     std::apply([&](typename clause_traits<C>::stored&... x) { (clause_traits<C>::unpack_out(a, x), ...); }, s);
   }
-  // Call f(c, extra..., params...) with the owner's variables or a task's copies.
-  template <class F, class... X>
-  TASCELL_INLINE static void call(F& f, ctx c, const clauses_t& cl, X... extra) {
-    std::apply([&](const C&... x) TASCELL_LAMBDA_INLINE { f(c, extra..., clause_traits<C>::param(x)...); }, cl);
+  // Call f(lead..., params...) with the owner's variables or a task's
+  // copies: lead is (ctx) for a part, (ctx, i) for a loop body, and (i) for
+  // a leaf loop body, which takes no ctx (loop_site).
+  template <class F, class... L>
+  TASCELL_INLINE static void call(F& f, const clauses_t& cl, L... lead) {
+    std::apply([&](const C&... x) TASCELL_LAMBDA_INLINE { f(lead..., clause_traits<C>::param(x)...); }, cl);
   }
-  template <class F, class... X>
-  TASCELL_INLINE static void call(F& f, ctx c, stored_t& st, X... extra) {
+  template <class F, class... L>
+  TASCELL_INLINE static void call(F& f, stored_t& st, L... lead) {
     std::apply([&](typename clause_traits<C>::stored&... x) TASCELL_LAMBDA_INLINE {
-      f(c, extra..., clause_traits<C>::param(x)...);
-    }, st);
-  }
-  // The same for a loop body that takes no ctx (a leaf: loop_site).
-  template <class F, class... X>
-  TASCELL_INLINE static void call_leaf(F& f, const clauses_t& cl, X... extra) {
-    std::apply([&](const C&... x) TASCELL_LAMBDA_INLINE { f(extra..., clause_traits<C>::param(x)...); }, cl);
-  }
-  template <class F, class... X>
-  TASCELL_INLINE static void call_leaf(F& f, stored_t& st, X... extra) {
-    std::apply([&](typename clause_traits<C>::stored&... x) TASCELL_LAMBDA_INLINE {
-      f(extra..., clause_traits<C>::param(x)...);
+      f(lead..., clause_traits<C>::param(x)...);
     }, st);
   }
   // Whether F can be called without a ctx.
@@ -268,8 +259,7 @@ struct parts_site {
   TASCELL_INLINE static void call_owner(const parts_t& ps, ctx c) {
     auto& pt = std::get<I>(ps);
     part_info<std::tuple_element_t<I, parts_t>>::call(
-        const_cast<typename part_info<std::tuple_element_t<I, parts_t>>::fn_t&>(pt.fn), c,
-        pt.clauses);
+        const_cast<typename part_info<std::tuple_element_t<I, parts_t>>::fn_t&>(pt.fn), pt.clauses, c);
   }
 
   template <std::size_t I>
@@ -279,10 +269,10 @@ struct parts_site {
       (void)t, (void)c;  // part 0 never travels
     } else if constexpr (portable) {
       typename info::fn_t f{};
-      info::call(f, c, std::get<I>(t->stored));
+      info::call(f, std::get<I>(t->stored), c);
     } else {
       auto& f = const_cast<typename info::fn_t&>(std::get<I>(*t->parts).fn);
-      info::call(f, c, std::get<I>(t->stored));
+      info::call(f, std::get<I>(t->stored), c);
     }
   }
 
@@ -567,14 +557,14 @@ struct loop_site {
         const std::int64_t lim = e - k > blk.size ? k + blk.size : e;
         p->sp.next = lim;
         poll(in);
-        for (std::int64_t j = k; j < lim; ++j) cs::call_leaf(body, s, first + j * step);
+        for (std::int64_t j = k; j < lim; ++j) cs::call(body, s, first + j * step);
         blk.next();
       }
     } else {
       for (std::int64_t k = p->sp.next; k < p->sp.end; k = p->sp.next) {
         p->sp.next = k + 1;
         poll(in);
-        cs::call(body, in, s, first + k * step);
+        cs::call(body, s, in, first + k * step);
       }
     }
   }
@@ -666,8 +656,8 @@ struct loop_site {
 
   static void exec_serial(ctx c, range r, const typename cs::clauses_t& cl, Body& body) {
     for (std::int64_t k = 0; k < r.count; ++k) {
-      if constexpr (leaf) cs::call_leaf(body, cl, r.first + k * r.step);
-      else cs::call(body, c, cl, r.first + k * r.step);
+      if constexpr (leaf) cs::call(body, cl, r.first + k * r.step);
+      else cs::call(body, cl, c, r.first + k * r.step);
     }
   }
 };

@@ -20,6 +20,8 @@ struct worker_stats {
   std::int64_t pieces_given = 0;
   std::int64_t pieces_received = 0;
   std::int64_t steal_backs = 0;       // pieces received from the thief of a piece being waited for
+
+  worker_stats& operator+=(const worker_stats& o);
 };
 
 struct run_stats {

@@ -148,6 +148,7 @@ void network::init_mpi() {
   loads_.assign(static_cast<std::size_t>(size_), 0);
   check_same_binary();
   tracing_ = !cfg_.trace.empty();
+  trace_.room = tracing_ ? static_cast<std::size_t>(cfg_.trace_records) : 0;
   if (tracing_) align_clocks();
 }
 
@@ -191,26 +192,19 @@ void network::align_clocks() {
 }
 
 void network::note(trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b, std::int64_t c) {
-  trace_record r{t};
-  r.a = a;
-  r.t0_ns = r.t1_ns = trace_now();
-  r.id = id;
-  r.b = b;
-  r.c = c;
+  std::int64_t now = trace_now();
   std::lock_guard<std::mutex> g(trace_m_);
-  keep(r);
+  trace_.instant(now, t, id, a, b, c);
 }
 
 void network::note_span(bool asleep) {
   std::int64_t now = trace_now();
-  trace_record r{trace_type::span};
-  r.what = static_cast<std::uint8_t>(asleep_ ? activity::asleep : activity::messages);
-  r.t0_ns = span_since_;
-  r.t1_ns = now;
+  {
+    std::lock_guard<std::mutex> g(trace_m_);
+    trace_.span(static_cast<std::uint8_t>(asleep_ ? activity::asleep : activity::messages), span_since_, now);
+  }
   span_since_ = now;
   asleep_ = asleep;
-  std::lock_guard<std::mutex> g(trace_m_);
-  keep(r);
 }
 
 void network::quiesce() {
@@ -230,17 +224,11 @@ void network::detach() {
   quiesce();  // a turn of the loop that began before the store has ended
 }
 
-std::vector<trace_record> network::take_trace(std::int64_t& dropped) {
+trace_buffer network::take_trace() {
   std::lock_guard<std::mutex> g(trace_m_);
-  std::vector<trace_record> v;
-  v.swap(trace_);
-  dropped = trace_dropped_;
-  return v;
-}
-
-void network::keep(const trace_record& r) {
-  if (trace_.size() < static_cast<std::size_t>(cfg_.trace_records)) trace_.push_back(r);
-  else ++trace_dropped_;
+  trace_buffer b = std::move(trace_);
+  trace_ = trace_buffer{};
+  return b;
 }
 
 // Every process must run the same executable: kinds of work are known by
@@ -335,9 +323,8 @@ void network::thread_main() {
     else if (asleep_) note_span(false);
   }
   if (tracing_) note_span(false);
-  // At exit: send what workers handed over last (statistics of the last
-  // root call), let the last sends complete, then leave MPI together.
-  take_events();
+  // At exit (the runtime has detached: every event is sent on): let the
+  // last sends complete, then leave MPI together.
   flush();
   auto deadline = clock::now() + std::chrono::seconds(10);
   while (!sending_.empty() || !to_send_.empty()) {

@@ -92,12 +92,9 @@ class network {
   std::vector<std::string> gather_stats(std::uint64_t number, std::string mine,
                                         std::chrono::milliseconds timeout);
 
-  // Tracing: the message thread's records (taken once, at exit) and how
-  // this process's clock maps to the common timeline.
-  // Waits until the message thread has sent on every event posted so far
-  // (at exit, before the trace is taken: the last statistics).
-  void quiesce();
-  std::vector<trace_record> take_trace(std::int64_t& dropped);
+  // Tracing: the message thread's records (taken once, at exit, after
+  // detach()) and how this process's clock maps to the common timeline.
+  trace_buffer take_trace();
   const trace_clock& clock_alignment() const { return clock_; }
 
   // Test hook: sends raw bytes to a rank as if they were a batch.
@@ -139,6 +136,8 @@ class network {
   void init_mpi();
   void check_same_binary();
   void align_clocks();
+  // Waits until the message thread has sent on every event posted so far.
+  void quiesce();
   [[noreturn]] void fatal(const std::string& cause);
 
   // The loop's steps; each returns true when it did something.
@@ -263,9 +262,7 @@ class network {
   // Tracing (message thread; take_trace() from another thread at exit).
   bool tracing_ = false;
   std::mutex trace_m_;
-  std::vector<trace_record> trace_;
-  std::int64_t trace_dropped_ = 0;
-  void keep(const trace_record& r);  // under trace_m_
+  trace_buffer trace_;  // under trace_m_
   bool sync_asked_ = false;      // a sync event was taken: done after the next flush
   std::mutex sync_m_;
   std::condition_variable sync_cv_;
