@@ -8,7 +8,10 @@ as one timeline.
 Checks:
 - valid JSON; process and thread names for every track; a message-thread
   track on each process when there are several;
-- the spans of one track never overlap;
+- the spans of one track never overlap; each hand-over lies inside a
+  `give` span (backtracking to give work) and each steal-back request inside
+  a `steal back` span of its worker; each message thread has `asleep` spans;
+- the instants named by --expect occur (e.g. cancel, stop, incumbent);
 - every flow (a piece handed over) has exactly one start and one end, so
   every piece given away started exactly once, also between processes;
 - between processes: some piece moved from one process to another; each
@@ -18,7 +21,8 @@ Checks:
   (pieces given, requests sent and refused), and the "all" rows rank 0
   prints are the sums of the processes' rows.
 
-usage: check_trace.py [--mpirun MPIEXEC --np N --tool TASCELL_TRACE] WORKERS PROGRAM ARGS...
+usage: check_trace.py [--mpirun MPIEXEC --np N --tool TASCELL_TRACE] [--env NAME=VALUE]... [--expect INSTANT]...
+                      WORKERS PROGRAM ARGS...
 """
 import argparse
 import collections
@@ -52,6 +56,8 @@ def main():
     ap.add_argument("--mpirun")
     ap.add_argument("--np", type=int, default=1)
     ap.add_argument("--tool")
+    ap.add_argument("--env", action="append", default=[], help="NAME=VALUE for every process")
+    ap.add_argument("--expect", action="append", default=[], help="an instant that must occur")
     ap.add_argument("workers")
     ap.add_argument("program", nargs=argparse.REMAINDER)
     a = ap.parse_args()
@@ -59,11 +65,13 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "trace.json")
         env = dict(os.environ, TASCELL_TRACE=path, TASCELL_STATS="1", TASCELL_WORKERS=a.workers)
+        extra = dict(x.split("=", 1) for x in a.env)
+        env.update(extra)
         cmd = a.program
         if a.mpirun:
             env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-            cmd = [a.mpirun, "--oversubscribe", "-np", str(a.np), "-x", "TASCELL_TRACE", "-x", "TASCELL_STATS",
-                   "-x", "TASCELL_WORKERS"] + cmd
+            passed = ["TASCELL_TRACE", "TASCELL_STATS", "TASCELL_WORKERS"] + sorted(extra)
+            cmd = [a.mpirun, "--oversubscribe", "-np", str(a.np)] + [y for x in passed for y in ("-x", x)] + cmd
         p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
         if p.returncode != 0:
             fail("the program failed (%d)\n%s%s" % (p.returncode, p.stdout, p.stderr))
@@ -83,6 +91,7 @@ def main():
     spans = collections.defaultdict(list)
     flows = collections.defaultdict(lambda: {"s": [], "f": []})
     instants = collections.Counter()
+    steal_back_requests = []  # (track, ts)
     arrived = collections.Counter()
     sent = recvd = 0
     thread_names, process_names = {}, set()
@@ -99,6 +108,8 @@ def main():
             flows[e["id"]][e["ph"]].append((track, e["ts"], e.get("args", {})))
         elif e["ph"] == "i":
             instants[e["name"]] += 1
+            if e["name"] == "request" and e["args"].get("steal_back"):
+                steal_back_requests.append((track, e["ts"]))
             if e["name"] == "work arrived":
                 arrived[(e["pid"], e["args"]["piece"])] += 1
             elif e["name"] == "send":
@@ -117,6 +128,24 @@ def main():
         for (a0, a1, an), (b0, b1, bn) in zip(xs, xs[1:]):
             if b0 < a1 - 0.002:  # 2 ns of rounding
                 fail("on %s, %s [%.3f, %.3f] overlaps %s [%.3f, %.3f]" % (track, an, a0, a1, bn, b0, b1))
+    for track in message_tracks:
+        if not any(n == "asleep" for _, _, n in spans[track]):
+            fail("the message thread %s never slept (no asleep span)" % (track,))
+
+    def inside(track, ts, name):
+        # ts lies in a span of that name on the track (2 ns of rounding).
+        return any(x0 - 0.002 <= ts <= x1 + 0.002 and n == name for x0, x1, n in spans.get(track, []))
+
+    for track, ts in steal_back_requests:
+        if not inside(track, ts, "steal back"):
+            fail("a steal-back request on %s at %.3f is in no steal back span" % (track, ts))
+    for fid, c in flows.items():
+        for track, ts, _ in c["s"]:
+            if not inside(track, ts, "give"):
+                fail("piece %s was handed over on %s at %.3f outside a give span" % (fid, track, ts))
+    for name in a.expect:
+        if instants[name] == 0:
+            fail("no %s instant in the trace" % name)
 
     between = 0
     for fid, c in flows.items():
