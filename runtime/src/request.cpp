@@ -53,9 +53,11 @@ task* request(worker_impl* w, ctx here, worker_impl* v, task* wanted) {
     w->request_ns = w->note(trace_type::request, 0, v->id, wanted != nullptr);
   }
   v->attention.store(1, std::memory_order_release);
-  // A victim that waits at a join may be napping in its back-off: it
-  // answers when it wakes.
-  w->rt->wake_workers();
+  // A proxy of a thief in another process: its message thread sends the
+  // request on. A victim that waits at a join may be napping in its
+  // back-off: it answers when it wakes.
+  if (v->remote_rank.load(std::memory_order_relaxed) >= 0) w->rt->net()->wake();
+  else w->rt->wake_workers();
   task* t;
   unsigned spins = 0;
   while ((t = w->reply.load(std::memory_order_acquire)) == no_reply) {

@@ -47,8 +47,11 @@ void stop_point(worker_impl* w, point_aux* a, task* spare) {
     if (t == spare || t->done.load(std::memory_order_acquire)) continue;
     t->stop.store(true, std::memory_order_release);
     ++told;
-    if (auto* thief = static_cast<worker_impl*>(t->thief.load(std::memory_order_acquire)))
+    if (auto* thief = static_cast<worker_impl*>(t->thief.load(std::memory_order_acquire))) {
       thief->attention.store(1, std::memory_order_release);
+      // A proxy: the message thread sends the stop on.
+      if (thief->remote_rank.load(std::memory_order_relaxed) >= 0) w->rt->net()->wake();
+    }
   }
   w->note(trace_type::stop, 0, 0, told);
 }

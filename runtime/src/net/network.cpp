@@ -85,8 +85,13 @@ network::network(runtime& rt, const settings& cfg) : rt_(rt), cfg_(cfg) {
 }
 
 network::~network() {
-  shutdown_.store(true);
-  wake();
+  {
+    // Under ev_m_: the message thread closes the bell under it, once it has
+    // seen shutdown_.
+    std::lock_guard<std::mutex> g(ev_m_);
+    shutdown_.store(true);
+    bell_.ring_self();
+  }
   if (thread_.joinable()) thread_.join();
   for (auto* list : {&proxies_, &spare_})
     for (proxy* p : *list) {
@@ -95,12 +100,7 @@ network::~network() {
     }
 }
 
-void network::wake() {
-  if (sleeping_.load(std::memory_order_seq_cst)) {
-    std::lock_guard<std::mutex> g(ev_m_);
-    ev_cv_.notify_one();
-  }
-}
+void network::wake() { bell_.ring_self(); }
 
 void network::init_mpi() {
   int provided = 0;
@@ -141,6 +141,7 @@ void network::init_mpi() {
       }
       cpus_here_ = same ? cpu_sharing::same : disjoint ? cpu_sharing::disjoint : cpu_sharing::overlapping;
     }
+    bell_.open(node, rank_, size_);
     MPI_Comm_free(&node);
   }
   out_.resize(static_cast<std::size_t>(size_));
@@ -211,7 +212,7 @@ void network::quiesce() {
   {
     std::lock_guard<std::mutex> g(ev_m_);
     events_.push_back({event::sync, nullptr, 0, 0, {}});
-    ev_cv_.notify_one();
+    bell_.ring_self();
   }
   std::unique_lock<std::mutex> g(sync_m_);
   sync_cv_.wait(g, [&] { return synced_; });
@@ -265,7 +266,7 @@ void network::fatal(const std::string& cause) {
 void network::send_raw(int to, std::string bytes) {
   std::lock_guard<std::mutex> g(ev_m_);
   events_.push_back({event::raw, nullptr, 0, to, std::move(bytes)});
-  ev_cv_.notify_one();
+  bell_.ring_self();
 }
 
 namespace {
@@ -305,6 +306,7 @@ void network::thread_main() {
   span_since_ = trace_now();
 
   while (!shutdown_.load(std::memory_order_acquire)) {
+    bell_seen_ = bell_.value();
     bool progress = false;
     progress |= receive_all();
     progress |= take_events();
@@ -333,6 +335,10 @@ void network::thread_main() {
     flush();
     if (clock::now() > deadline) break;
   }
+  {
+    std::lock_guard<std::mutex> g(ev_m_);
+    bell_.close();
+  }
   MPI_Finalize();
 }
 
@@ -344,16 +350,17 @@ void network::thread_main() {
 //    (docs/performance.md);
 //  - yielding does not give the core back to a busy worker reliably;
 //  - a thread that sleeps takes tens of microseconds to run again.
-// So the thread sleeps on the event condition, which a worker's event ends
-// at once (an answer to a proxy, a finished piece, a hungry worker), and
-// only messages from other processes need polling:
-//  - 20 us while an answer is due, or another process is idle (its last
-//    load was 0: its request may come any moment);
-//  - otherwise twice as long after every quiet turn, up to 1 ms: while every
-//    process is busy, requests are rare, and the first one of an idle phase
-//    waits at most that long;
+// So the thread sleeps on its doorbell (doorbell.hpp), which a worker's
+// event ends at once (an answer to a proxy, a finished piece, a hungry
+// worker), and so does a message from a process on this machine. Only
+// messages from other machines need polling:
+//  - 20 us while an answer from another machine is due, or a process there
+//    is idle (its last load was 0: its request may come any moment), or a
+//    send is still in flight;
+//  - otherwise twice as long after every quiet turn, up to 1 ms;
 //  - while a request of this process is out and every worker is idle
-//    (nothing else wants the core), no sleep at all;
+//    (nothing else wants the core): no sleep at all when the answer comes
+//    from another machine; on the bell when it rings;
 //  - between root calls, or alone, 2 ms.
 void network::pause() {
   if (cfg_.loop == message_loop::seed) {
@@ -362,26 +369,26 @@ void network::pause() {
     nanosleep(&ts, nullptr);
     return;
   }
-  if (asking_seq_ != 0 && all_hungry()) {
+  auto polled = [&](int r) { return !bell_.rings_for(r); };
+  if (asking_seq_ != 0 && all_hungry() && polled(asking_rank_)) {
     sched_yield();
     return;
   }
   long us = 2000;
   if (in_root_ && size_ > 1) {
-    bool urgent = asking_seq_ != 0 || !backs_.empty();
-    for (proxy* p : proxies_) urgent = urgent || p->victim != nullptr;
+    bool urgent = (asking_seq_ != 0 && polled(asking_rank_)) || !sending_.empty();
+    for (auto& [seq, p] : backs_) urgent = urgent || polled(p->from);
     for (int r = 0; r < size_; ++r)
-      urgent = urgent || (r != rank_ && loads_[static_cast<std::size_t>(r)] == 0);
+      urgent = urgent || (r != rank_ && loads_[static_cast<std::size_t>(r)] == 0 && polled(r));
     if (urgent) quiet_ = 0;
     us = std::min<long>(1000, 20L << std::min(quiet_, 6u));
     ++quiet_;
+    // After refusals the next request for work leaves at next_ask_.
+    auto wait = std::chrono::duration_cast<std::chrono::microseconds>(next_ask_ - clock::now()).count();
+    if (wait > 0 && asking_seq_ == 0 && all_hungry()) us = std::min<long>(us, static_cast<long>(wait));
   }
-  std::unique_lock<std::mutex> g(ev_m_);
-  if (!events_.empty() || shutdown_.load()) return;
   if (tracing_ && !asleep_) [[unlikely]] note_span(true);
-  sleeping_.store(true, std::memory_order_seq_cst);
-  ev_cv_.wait_for(g, std::chrono::microseconds(us));
-  sleeping_.store(false, std::memory_order_relaxed);
+  bell_.sleep(bell_seen_, us);
 }
 
 bool network::all_hungry() const {
@@ -451,6 +458,7 @@ void network::isend(int to, std::string buf) {
   if (rc != MPI_SUCCESS) fatal("MPI_Isend to rank " + std::to_string(to) + " failed: " + mpi_error(rc));
   bytes_sent_.fetch_add(static_cast<std::int64_t>(f.buf.size()), std::memory_order_relaxed);
   batches_sent_.fetch_add(1, std::memory_order_relaxed);
+  bell_.ring(to);
 }
 
 bool network::reap_sends() {
@@ -473,12 +481,20 @@ bool network::reap_sends() {
 bool network::receive_all() {
   bool any = false;
   std::string buf;
+  // Open MPI's MPI_Iprobe looks at the messages it has already taken in
+  // and, only when none matches, makes progress (takes in what has
+  // arrived) and says "nothing": a message that arrived while this thread
+  // slept is seen by the second call. So one empty answer is not enough.
+  int empty = 0;
   for (;;) {
     int flag = 0;
     MPI_Status st;
     int rc = MPI_Iprobe(MPI_ANY_SOURCE, mpi_tag, MPI_COMM_WORLD, &flag, &st);
     if (rc != MPI_SUCCESS) fatal("MPI_Iprobe failed: " + mpi_error(rc));
-    if (!flag) return any;
+    if (!flag) {
+      if (++empty < 2) continue;
+      return any;
+    }
     int n = 0;
     MPI_Get_count(&st, MPI_BYTE, &n);
     buf.resize(static_cast<std::size_t>(n));

@@ -17,6 +17,7 @@
 
 #include "../settings.hpp"
 #include "../worker.hpp"
+#include "doorbell.hpp"
 #include "frame.hpp"
 
 namespace tascell::detail {
@@ -202,9 +203,11 @@ class network {
 
   // Events from workers.
   std::mutex ev_m_;
-  std::condition_variable ev_cv_;
   std::vector<event> events_;
-  std::atomic<bool> sleeping_{false};
+  // The message thread sleeps on it; workers' events and sends from
+  // processes on this machine ring it (doorbell.hpp).
+  doorbell bell_;
+  std::uint32_t bell_seen_ = 0;  // its count when this turn of the loop began
   std::atomic<bool> shutdown_{false};
   std::atomic<bool> attached_{false};
   std::atomic<bool> expecting_{false};

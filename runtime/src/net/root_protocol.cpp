@@ -42,14 +42,14 @@ namespace tascell::detail::net {
 void network::begin_root() {
   std::lock_guard<std::mutex> g(ev_m_);
   events_.push_back({event::root_begin, nullptr, 0, 0, {}});
-  ev_cv_.notify_one();
+  bell_.ring_self();
 }
 
 std::string network::end_root(std::string outcome) {
   {
     std::lock_guard<std::mutex> g(ev_m_);
     events_.push_back({event::root_end, nullptr, 0, 0, std::move(outcome)});
-    ev_cv_.notify_one();
+    bell_.ring_self();
   }
   std::unique_lock<std::mutex> g(root_m_);
   root_cv_.wait(g, [&] { return root_over_; });
@@ -131,7 +131,7 @@ void network::on_root_finish(int from, reader& r) {
 void network::incumbent_improved(std::uint64_t id, std::string value) {
   std::lock_guard<std::mutex> g(ev_m_);
   events_.push_back({event::improved, nullptr, id, 0, std::move(value)});
-  ev_cv_.notify_one();
+  bell_.ring_self();
 }
 
 // Where an improvement goes. broadcast: from its origin to every process.
@@ -244,7 +244,7 @@ void network::apply_shared_state(std::string_view bytes) {
 void network::send_stats(std::uint64_t number, std::string figures) {
   std::lock_guard<std::mutex> g(ev_m_);
   events_.push_back({event::stats, nullptr, number, 0, std::move(figures)});
-  ev_cv_.notify_one();
+  bell_.ring_self();
 }
 
 void network::on_stats(int from, reader& r) {
@@ -279,7 +279,7 @@ std::vector<std::string> network::gather_stats(std::uint64_t number, std::string
 void network::board_published(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string value) {
   std::lock_guard<std::mutex> g(ev_m_);
   events_.push_back({event::published, nullptr, id, 0, std::move(value), key, stamp});
-  ev_cv_.notify_one();
+  bell_.ring_self();
 }
 
 void network::on_board(int from, reader& r) {

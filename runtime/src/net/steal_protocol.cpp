@@ -46,13 +46,13 @@ task* network::take_work(worker_impl* w, bool hungry) {
 void network::piece_finished(task* t) {
   std::lock_guard<std::mutex> g(ev_m_);
   events_.push_back({event::finished, t, 0, 0, {}});
-  ev_cv_.notify_one();
+  bell_.ring_self();
 }
 
 void network::piece_cancelled(task* t) {
   std::lock_guard<std::mutex> g(ev_m_);
   events_.push_back({event::cancelled, t, 0, 0, {}});
-  ev_cv_.notify_one();
+  bell_.ring_self();
 }
 
 // --- thief side ---

@@ -1,0 +1,68 @@
+// The message thread's doorbell: a futex word the thread sleeps on, in
+// memory shared by the processes of the run on one machine.
+//
+// Messages from another process cannot wake a thread: MPI only shows them to
+// a thread that polls. So the message thread used to sleep for a fixed time
+// and look, and a request from an idle process waited for the end of that
+// sleep (up to 1 ms while every process was busy). Now a process that sends
+// to another process on the same machine rings that process's bell after
+// the send, and the sleeper wakes at once; the workers ring their own
+// process's bell when they post an event. Messages from other machines are
+// still found by polling (network::pause keeps the timeouts for them).
+//
+// No wake-up is lost: the sleeper reads the bell's count before it looks for
+// work (`value`), and the futex sleeps only while the count is still that
+// value; a ringer increments the count first and then, if the sleeper has
+// said it sleeps, wakes it.
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <cstdint>
+#include <vector>
+
+namespace tascell::detail::net {
+
+class doorbell {
+ public:
+  // Collective over `node` (the processes of the run on this machine), from
+  // the message thread. Without shared memory (the window cannot be made)
+  // the bell stays private: only this process's workers ring it.
+  void open(MPI_Comm node, int world_rank, int world_size);
+  // Collective over the same processes; before MPI_Finalize.
+  void close();
+
+  // The count, read before looking for work.
+  std::uint32_t value() const { return own_->count.load(std::memory_order_seq_cst); }
+  // Any thread of this process.
+  void ring_self() { ring(*own_); }
+  // After a send to `world_rank`: rings its bell when it is on this machine.
+  void ring(int world_rank) {
+    if (slot* s = of_rank_.empty() ? nullptr : of_rank_[static_cast<std::size_t>(world_rank)]) ring(*s);
+  }
+  // Whether messages from `world_rank` ring this process's bell.
+  bool rings_for(int world_rank) const {
+    return !of_rank_.empty() && of_rank_[static_cast<std::size_t>(world_rank)] != nullptr;
+  }
+  // Sleeps until the count differs from `seen` or `microseconds` pass.
+  void sleep(std::uint32_t seen, long microseconds);
+
+ private:
+  // A cache line of its own (padded, not aligned: MPI places the
+  // processes' parts back to back at an address of its choosing).
+  struct slot {
+    std::atomic<std::uint32_t> count{0};
+    std::atomic<std::uint32_t> sleeping{0};
+    char pad[56];
+  };
+  static_assert(sizeof(slot) == 64);
+  static void ring(slot& s);
+
+  slot private_;
+  slot* own_ = &private_;
+  std::vector<slot*> of_rank_;  // by world rank: its bell, or nullptr on another machine
+  MPI_Win win_ = MPI_WIN_NULL;
+};
+
+}  // namespace tascell::detail::net
