@@ -39,6 +39,8 @@ void simulator::run_piece(worker& w, int p) {
   f.next = pc.lo + 1;
   f.end = pc.hi;
   f.piece = p;
+  f.tree_depth = pc.tree_depth;
+  if (!was_busy) w.offer_depth = pc.tree_depth;
   w.frames.push_back(std::move(f));
   w.rem = (*w.frames.back().its)[static_cast<std::size_t>(pc.lo)].work;
   w.resume_at = now_ + m_.costs.start;
@@ -148,6 +150,7 @@ bool simulator::expand_top(worker& w) {
   double done = it.work - w.rem;
   frame g;
   g.node = it.child;
+  g.tree_depth = f.tree_depth + 1;
   g.its = std::make_shared<const std::vector<iteration>>(e.its);
   g.end = static_cast<int>(e.its.size());
   if (done < e.own || e.its.empty()) {

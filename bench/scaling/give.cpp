@@ -2,6 +2,8 @@
 // point with work left gives the upper half of what is left (for parts:
 // from the last part back). For a steal-back only the wanted piece's own
 // frames may give.
+#include <limits>
+
 #include "simulator.hpp"
 
 namespace scaling {
@@ -25,18 +27,28 @@ int simulator::give(worker& v, int requester, int wanted) {
         break;
       }
   }
-  for (std::size_t i = lo; i < hi; ++i) {
+  int id = -1;
+  for (std::size_t i = lo; i < hi && id < 0; ++i) {
     const frame& f = v.frames[i];
-    if (f.cur >= 0 && f.next < f.end) return give_from(v, static_cast<int>(i), requester);
+    if (f.cur >= 0 && f.next < f.end) id = give_from(v, static_cast<int>(i), requester);
   }
   // Nothing in the frames known so far: look inside the running unit.
-  if (hi == v.frames.size() && v.act == activity::working) {
-    while (expand_top(v)) {
+  if (id < 0 && hi == v.frames.size() && v.act == activity::working) {
+    while (id < 0 && expand_top(v)) {
       const frame& g = v.frames.back();
-      if (g.cur >= 0 && g.next < g.end) return give_from(v, static_cast<int>(v.frames.size() - 1), requester);
+      if (g.cur >= 0 && g.next < g.end) id = give_from(v, static_cast<int>(v.frames.size() - 1), requester);
     }
   }
-  return -1;
+  if (wanted < 0) {
+    // As the runtime publishes it after a hand-over (serve.cpp).
+    v.offer_depth = std::numeric_limits<int>::max();
+    for (const frame& f : v.frames)
+      if (f.cur >= 0 && f.next < f.end) {
+        v.offer_depth = f.tree_depth;
+        break;
+      }
+  }
+  return id;
 }
 
 int simulator::give_from(worker& v, int fi, int requester) {
@@ -51,6 +63,7 @@ int simulator::give_from(worker& v, int fi, int requester) {
   pc.its = f.its;
   pc.lo = lo;
   pc.hi = hi;
+  pc.tree_depth = f.tree_depth;
   for (int i = lo; i < hi; ++i) pc.work += (*f.its)[static_cast<std::size_t>(i)].work;
   pc.remote = is_proxy(requester);
   int id = static_cast<int>(pieces_.size());

@@ -66,6 +66,9 @@ int main(int argc, char** argv) {
   app.add_option("--remote", remotes, "remote victim: random, loaded, hierarchical (repeatable)");
   app.add_option("--local", local, "local victim: busy or random");
   app.add_option("--group", m.group, "hierarchical: processes per group");
+  app.add_flag("--remote-giver-largest", m.giver_largest,
+               "a remote request goes to the busy local worker whose oldest work is shallowest in the tree, as "
+               "published at its last hand-over (the runtime's TASCELL_REMOTE_GIVER=largest; default: random)");
   app.add_flag("--largest-first", m.largest_first,
                "model-only: a remote request goes to the local worker with the largest piece to give");
   app.add_option("--max-nesting", m.max_nesting,

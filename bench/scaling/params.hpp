@@ -46,6 +46,9 @@ struct machine {
   remote_choice remote = remote_choice::loaded;
   local_choice local = local_choice::busy;
   int group = 8;            // hierarchical: processes per group (model-only proposal)
+  // A remote request goes to the busy worker with the shallowest published
+  // oldest work (the runtime's TASCELL_REMOTE_GIVER=largest).
+  bool giver_largest = false;
   bool largest_first = false;  // model-only: a remote request goes to the local worker with the largest piece to give
   int max_nesting = 3;      // a waiting worker takes unrelated work while fewer pieces are nested (join.cpp)
   std::uint64_t seed = 1;

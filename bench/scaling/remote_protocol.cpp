@@ -187,6 +187,25 @@ bool simulator::ask_local(int id) {
     }
   }
   int start = static_cast<int>(rng_() % static_cast<std::uint64_t>(n));
+  if (m_.giver_largest) {
+    // The runtime's rule (steal_protocol.cpp, ask_local): the shallowest
+    // published offer; ties from a random start.
+    int best = -1;
+    for (int k = 0; k < n; ++k) {
+      int v = q.workers[static_cast<std::size_t>((start + k) % n)];
+      const worker& x = workers_[static_cast<std::size_t>(v)];
+      if (x.frames.empty()) continue;
+      if (std::find(px.tried.begin(), px.tried.end(), v) != px.tried.end()) continue;
+      if (best < 0 || x.offer_depth < workers_[static_cast<std::size_t>(best)].offer_depth) best = v;
+    }
+    if (best >= 0) {
+      worker& x = workers_[static_cast<std::size_t>(best)];
+      if (post_request(x, proxy_requester(id), x, -1)) {
+        px.victim = best;
+        return true;
+      }
+    }
+  }
   for (int k = 0; k < n; ++k) {
     int v = q.workers[static_cast<std::size_t>((start + k) % n)];
     worker& x = workers_[static_cast<std::size_t>(v)];

@@ -21,6 +21,7 @@ struct frame {
   std::vector<int> given;  // pieces given from this point, oldest first
   int pending = 0;         // of those, not finished yet
   int piece = -1;          // this frame is a piece's first frame (a boundary lies below it)
+  int tree_depth = 0;      // of its node in the task tree (the root's: 0)
 };
 
 enum class activity : std::uint8_t { idle, working, waiting, asking };
@@ -48,6 +49,9 @@ struct worker {
   bool hungry = false;
   bool dormant = false;    // idle in a process with no busy worker: waits for an event
   int depth = 0;           // pieces running nested
+  // Tree depth of its oldest frame with work, as of its last hand-over or
+  // the start of its outermost piece (runtime: worker_impl::offer_depth).
+  int offer_depth = 0;
   bool blocked = false;    // simulator: napping until an event that matters (see wake_blocked)
   double blocked_since = 0;
   int blocked_on = -1;     // the thief whose nested work made its steal-back fail
@@ -62,6 +66,7 @@ struct piece {
   node_id node = no_node;
   std::shared_ptr<const std::vector<iteration>> its;  // the node's iterations (it runs [lo, hi))
   int lo = 0, hi = 0;
+  int tree_depth = 0;      // of the node it was split from
   double work = 0;
   int thief = -1;          // worker running it
   bool remote = false;     // runs in another process than its victim

@@ -117,6 +117,9 @@ void run_task(worker_impl* w, ctx base, task* t) {
   }
   w->answered_request = false;
   w->set_activity(activity::work);
+  // Its own point is open at t->tree_depth, with work when the range has
+  // more than the index it starts with.
+  if (w->depth == 0) w->offer_depth.store(t->tree_depth, std::memory_order_relaxed);
   ++w->depth;
   try {
     t->kind->run(after(b + 1), t);

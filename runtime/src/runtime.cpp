@@ -305,6 +305,7 @@ void runtime::run_root(const root_call& call) {
   std::exception_ptr err;
   if (runs_root_task) {
     w->act = activity::work;
+    w->offer_depth.store(0, std::memory_order_relaxed);
     w->busy.store(true, std::memory_order_relaxed);
     try {
       call.fn(empty_chain(w), call.env);

@@ -112,6 +112,31 @@ void run_winds(std::vector<chain_entry>& walk, std::ptrdiff_t below, bool redo) 
   }
 }
 
+// The depth in the task tree of each spawn point on the walk (newest first),
+// counted from its oldest node, which lies at depth `base`: the root call's
+// points from 0, a piece's from its tree_depth (its boundary). Returns the
+// depth of walk[chosen]. With `publish` (the walk is the whole chain), also
+// publishes the depth of the oldest point that still has work that can
+// travel (worker_impl::offer_depth).
+std::int32_t tree_depth_of(worker_impl* w, const std::vector<chain_entry>& walk, std::ptrdiff_t chosen,
+                           std::int32_t base, bool publish) {
+  std::int32_t depth = base, chosen_depth = base, offer = INT32_MAX;
+  for (std::ptrdiff_t i = static_cast<std::ptrdiff_t>(walk.size()) - 1; i >= 0; --i) {
+    const chain_entry& e = walk[static_cast<std::size_t>(i)];
+    if (e.kind->type == node_type::boundary) {
+      depth = e.bound()->t->tree_depth;
+      continue;
+    }
+    if (e.kind->type != node_type::point) continue;
+    if (i == chosen) chosen_depth = depth;
+    spawn_point* p = e.point();
+    if (offer == INT32_MAX && e.kind->wire && p->next < p->end) offer = depth;
+    ++depth;
+  }
+  if (publish) w->offer_depth.store(offer, std::memory_order_relaxed);
+  return chosen_depth;
+}
+
 // Temporary backtracking: pick the point to give from, undo the winds newer
 // than it, pack the work, redo the winds.
 task* give(worker_impl* w, ctx c, worker_impl* thief) {
@@ -154,7 +179,10 @@ task* give(worker_impl* w, ctx c, worker_impl* thief) {
       best_prio = prio;
     }
   }
-  if (best < 0) return nullptr;
+  if (best < 0) {
+    if (!wanted) w->offer_depth.store(INT32_MAX, std::memory_order_relaxed);
+    return nullptr;
+  }
   const chain_entry chosen = walk[static_cast<std::size_t>(best)];
   spawn_point* p = chosen.point();
 
@@ -174,16 +202,15 @@ task* give(worker_impl* w, ctx c, worker_impl* thief) {
   t->kind = chosen.kind;
   t->lo = lo;
   t->hi = hi;
+  // A steal-back walks only the wanted piece's frames, which start at its
+  // depth.
+  t->tree_depth = tree_depth_of(w, walk, best, wanted ? wanted->tree_depth : 0, !wanted);
   t->victim = w;
   t->serial = next_task_serial();
   t->thief.store(thief, std::memory_order_relaxed);
   if (w->tracing) [[unlikely]] {
-    // Depth: the spawn points older than this one on the victim's chain.
-    std::int64_t depth = 0;
-    for (std::size_t i = static_cast<std::size_t>(best) + 1; i < walk.size(); ++i)
-      depth += walk[i].kind->type == node_type::point;
     int to = remote ? -1 - thief->remote_rank.load(std::memory_order_relaxed) : thief->id;
-    w->note(trace_type::give, piece_flow_id(w->rt->rank(), t->serial), to, depth, hi - lo);
+    w->note(trace_type::give, piece_flow_id(w->rt->rank(), t->serial), to, t->tree_depth, hi - lo);
   }
   point_aux* a = get_aux(w, p);
   t->origin = a;

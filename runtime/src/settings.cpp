@@ -79,6 +79,13 @@ settings settings::from_environment() {
     else refuse("TASCELL_REMOTE_VICTIM", x,
                 "loaded (the process with the highest load heard of) or random");
   }
+  if (const char* v = env("TASCELL_REMOTE_GIVER")) {
+    std::string_view x(v);
+    if (x == "largest") s.remote_giver = giver_choice::largest;
+    else if (x == "random") s.remote_giver = giver_choice::random;
+    else refuse("TASCELL_REMOTE_GIVER", x,
+                "largest (the worker whose oldest work is shallowest in the task tree) or random");
+  }
   if (const char* v = env("TASCELL_MSG_LOOP")) {
     std::string_view x(v);
     if (x == "adaptive") s.loop = message_loop::adaptive;

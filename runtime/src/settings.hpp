@@ -8,6 +8,7 @@
 namespace tascell::detail {
 
 enum class victim_choice { loaded, random };
+enum class giver_choice { largest, random };
 enum class mpi_use { automatic, off, on };
 enum class message_loop { adaptive, seed };
 enum class spread { broadcast, random, lifeline };
@@ -22,6 +23,7 @@ struct settings {
   // Several processes.
   mpi_use mpi = mpi_use::automatic;         // TASCELL_MPI
   victim_choice remote_victim = victim_choice::loaded;  // TASCELL_REMOTE_VICTIM
+  giver_choice remote_giver = giver_choice::largest;    // TASCELL_REMOTE_GIVER
   message_loop loop = message_loop::adaptive;           // TASCELL_MSG_LOOP
   spread incumbent = spread::broadcast;     // TASCELL_INCUMBENT
   int incumbent_param = 0;                  // x of random:x, l of lifeline:l

@@ -80,6 +80,14 @@ struct worker_impl : worker {
   // Atomic: a worker may read it through a stale pointer to a proxy that
   // the message thread is reusing (it is >= 0 either way).
   std::atomic<int> remote_rank{-1};
+  // The depth in the task tree of this worker's oldest spawn point with work
+  // that can travel to another process, as of its last hand-over (or the
+  // start of its outermost piece): the shallower, the larger the piece it
+  // would give. Not updated as points run out (that would cost the fast
+  // path), so it may promise more than is left. The message thread gives a
+  // request from another process to the busy worker with the smallest
+  // (TASCELL_REMOTE_GIVER=largest).
+  std::atomic<std::int32_t> offer_depth{0};
 
   // --- owner only ---
   alignas(64) int id = 0;

@@ -27,7 +27,7 @@ grep -q "^worker 0 " "$tmp/w2.txt"
 grep -q "^worker 1 " "$tmp/w2.txt"
 grep -q "pieces handed over: [1-9]" "$tmp/w2.txt"
 grep -q "steal latency inside processes" "$tmp/w2.txt"
-grep -q "depth of the work given away" "$tmp/w2.txt"
+grep -q "depth in the task tree of the work given away" "$tmp/w2.txt"
 "$tool" svg "$tmp/w2.json" -o "$tmp/w2.svg"
 "$tool" svg "$tmp/w2.json" -o "$tmp/w2-window.svg" --from 0 --to 1
 for f in w2 w2-window; do

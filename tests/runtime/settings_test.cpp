@@ -66,6 +66,9 @@ TEST(Settings, BadValuesNameTheVariableTheValueAndWhatIsAllowed) {
   EXPECT_EQ(refusal("TASCELL_REMOTE_VICTIM", "nearest"),
             "tascell: bad setting TASCELL_REMOTE_VICTIM=\"nearest\": expected loaded (the process with the "
             "highest load heard of) or random");
+  EXPECT_EQ(refusal("TASCELL_REMOTE_GIVER", "first"),
+            "tascell: bad setting TASCELL_REMOTE_GIVER=\"first\": expected largest (the worker whose oldest "
+            "work is shallowest in the task tree) or random");
   EXPECT_EQ(refusal("TASCELL_MSG_LOOP", "fast"),
             "tascell: bad setting TASCELL_MSG_LOOP=\"fast\": expected adaptive (batches, several sends in "
             "flight, adaptive back-off) or seed (one send in flight, 20 us sleep)");
@@ -77,8 +80,9 @@ TEST(Settings, BadValuesNameTheVariableTheValueAndWhatIsAllowed) {
 
 TEST(Settings, ProcessSettingsAreRead) {
   scoped_env a("TASCELL_MPI", "0"), b("TASCELL_REMOTE_VICTIM", "random"), c("TASCELL_MSG_LOOP", "seed"),
-      d("TASCELL_INCUMBENT", "lifeline:2");
+      d("TASCELL_INCUMBENT", "lifeline:2"), e("TASCELL_REMOTE_GIVER", "random");
   settings s = settings::from_environment();
+  EXPECT_EQ(s.remote_giver, tascell::detail::giver_choice::random);
   EXPECT_EQ(s.mpi, tascell::detail::mpi_use::off);
   EXPECT_EQ(s.remote_victim, tascell::detail::victim_choice::random);
   EXPECT_EQ(s.loop, tascell::detail::message_loop::seed);

@@ -107,6 +107,11 @@ struct task {
   std::int32_t from_rank = -1;
   std::uint64_t from_handle = 0;
   std::int64_t asked_ns = 0;  // when the request for it left (steady clock; statistics)
+  // The depth in the task tree of the spawn point it was split from: the
+  // root call's first point is at 0, a point pushed while a point at depth
+  // d is open at d + 1. A piece's own point (pushed by `run`) is at this
+  // depth too.
+  std::int32_t tree_depth = 0;
   virtual ~task() = default;
 };
 

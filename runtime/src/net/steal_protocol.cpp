@@ -108,6 +108,7 @@ void network::on_work(int from, reader& r) {
   auto handle = r.get<std::uint64_t>("a piece handle");
   auto lo = r.get<std::int64_t>("a range");
   auto hi = r.get<std::int64_t>("a range");
+  auto depth = r.get<std::int32_t>("a depth in the task tree");
   std::string_view inputs = r.bytes("the inputs");
   const node_kind* k = find_kind(kind_id);
   if (!k || !k->wire) throw malformed_message("work of a kind this binary does not have");
@@ -118,6 +119,7 @@ void network::on_work(int from, reader& r) {
     t = k->wire->unpack(lo, hi, a);
   }
   t->kind = k;
+  t->tree_depth = depth;
   t->from_rank = from;
   t->from_handle = handle;
   t->serial = next_task_serial();
@@ -277,6 +279,24 @@ bool network::ask_local(proxy& p) {
   if (p.wanted) return post(static_cast<worker_impl*>(p.wanted->thief.load(std::memory_order_seq_cst)));
   int n = rt_.size();
   int start = static_cast<int>(rng_ % static_cast<std::uint64_t>(n));
+  if (cfg_.remote_giver == giver_choice::largest) {
+    // The busy worker whose oldest point with work is shallowest in the
+    // task tree: its half of that point is the largest piece on offer here,
+    // so one round trip keeps the asking process busy longest. Ties: from a
+    // random start.
+    worker_impl* best = nullptr;
+    std::int32_t best_depth = INT32_MAX;
+    for (int k = 0; k < n; ++k) {
+      worker_impl* v = rt_.worker((start + k) % n);
+      if (!v->busy.load(std::memory_order_relaxed) || tried(v)) continue;
+      std::int32_t d = v->offer_depth.load(std::memory_order_relaxed);
+      if (!best || d < best_depth) {
+        best = v;
+        best_depth = d;
+      }
+    }
+    if (best && post(best)) return true;
+  }
   for (int k = 0; k < n; ++k) {
     worker_impl* v = rt_.worker((start + k) % n);
     if (v->busy.load(std::memory_order_relaxed) && post(v)) return true;
@@ -303,6 +323,7 @@ void network::send_work(proxy& p, task* t) {
   w.put(handle);
   w.put(t->lo);
   w.put(t->hi);
+  w.put(t->tree_depth);
   w.bytes(os.str());
 }
 
