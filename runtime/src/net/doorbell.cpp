@@ -50,7 +50,8 @@ void doorbell::close() {
   MPI_Win_free(&win_);
 }
 
-void doorbell::ring(slot& s) {
+void doorbell::ring(slot& s, bool other) {
+  if (other) s.by_others.fetch_add(1, std::memory_order_relaxed);
   s.count.fetch_add(1, std::memory_order_seq_cst);
   if (s.sleeping.load(std::memory_order_seq_cst)) futex(s.count, FUTEX_WAKE, 1, nullptr);
 }

@@ -35,11 +35,13 @@ class doorbell {
 
   // The count, read before looking for work.
   std::uint32_t value() const { return own_->count.load(std::memory_order_seq_cst); }
+  // How often another process has rung (a message is on its way).
+  std::uint32_t rung_by_others() const { return own_->by_others.load(std::memory_order_relaxed); }
   // Any thread of this process.
-  void ring_self() { ring(*own_); }
+  void ring_self() { ring(*own_, false); }
   // After a send to `world_rank`: rings its bell when it is on this machine.
   void ring(int world_rank) {
-    if (slot* s = of_rank_.empty() ? nullptr : of_rank_[static_cast<std::size_t>(world_rank)]) ring(*s);
+    if (slot* s = of_rank_.empty() ? nullptr : of_rank_[static_cast<std::size_t>(world_rank)]) ring(*s, true);
   }
   // Whether messages from `world_rank` ring this process's bell.
   bool rings_for(int world_rank) const {
@@ -54,10 +56,11 @@ class doorbell {
   struct slot {
     std::atomic<std::uint32_t> count{0};
     std::atomic<std::uint32_t> sleeping{0};
-    char pad[56];
+    std::atomic<std::uint32_t> by_others{0};
+    char pad[52];
   };
   static_assert(sizeof(slot) == 64);
-  static void ring(slot& s);
+  static void ring(slot& s, bool other);
 
   slot private_;
   slot* own_ = &private_;

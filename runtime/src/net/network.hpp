@@ -208,6 +208,7 @@ class network {
   // processes on this machine ring it (doorbell.hpp).
   doorbell bell_;
   std::uint32_t bell_seen_ = 0;  // its count when this turn of the loop began
+  std::uint32_t rung_by_others_ = 0;  // bell_.rung_by_others() then
   std::atomic<bool> shutdown_{false};
   std::atomic<bool> attached_{false};
   std::atomic<bool> expecting_{false};
