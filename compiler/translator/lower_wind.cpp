@@ -1,5 +1,6 @@
 // @wind(before, after) statement, and @shared(min|max) incumbents.
 #include <cctype>
+#include <cstdint>
 #include <cstring>
 #include <set>
 
@@ -179,9 +180,10 @@ class local_finder : public RecursiveASTVisitor<local_finder> {
 // before and after, and a copy lets them stay in registers: the wind node
 // keeps the closures by value (tascell/wind.hpp) instead of pointing at
 // variables in memory.
-std::set<std::string> by_value_names(lowering& l, const wind_site& w, const constructs& all,
-                                     const std::set<std::string>& used) {
-  std::set<std::string> out;
+std::vector<std::string> by_value_names(lowering& l, const wind_site& w, const constructs& all,
+                                        const std::set<std::string>& used) {
+  std::vector<std::string> out;
+  std::vector<std::pair<std::uint64_t, std::string>> sized;
   if (!w.function || !w.function->getBody() || used.empty()) return out;
   ASTContext& ctx = l.src.ast();
   const Stmt* body = w.function->getBody();
@@ -222,14 +224,18 @@ std::set<std::string> by_value_names(lowering& l, const wind_site& w, const cons
       ok = false;
       break;
     }
-    if (ok) out.insert(name);
+    if (ok) sized.emplace_back(ctx.getTypeSize(t), name);
   }
+  // Largest first, so that the closure has no padding (the wind node keeps
+  // closures of at most 32 bytes by value: five pointers and ints fit).
+  std::stable_sort(sized.begin(), sized.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (auto& [size, name] : sized) out.push_back(name);
   return out;
 }
 
 // The capture list of before or after: by reference, with the names of
 // `by_value` the expression uses copied.
-std::string capture_list(const std::string& expr, const std::set<std::string>& by_value) {
+std::string capture_list(const std::string& expr, const std::vector<std::string>& by_value) {
   std::set<std::string> used, changed;
   names_of(tokens_of(expr), used, changed);
   std::string list = "[&";
@@ -264,7 +270,7 @@ void lower_wind(lowering& l, const wind_site& w, const constructs& all) {
   std::set<std::string> used, changed;
   names_of(tokens_of(before), used, changed);
   names_of(tokens_of(after), used, changed);
-  std::set<std::string> by_value = by_value_names(l, w, all, used);
+  std::vector<std::string> by_value = by_value_names(l, w, all, used);
   std::string text = "tascell::wind(";
   text += ctx_name;
   text += ", " + capture_list(before, by_value) + " { " + before + "; }, " + capture_list(after, by_value) + " { " +

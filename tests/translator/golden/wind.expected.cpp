@@ -30,7 +30,7 @@ void mark(int* t, int k, int c);
   int* q = &c;
   while (p[k]) ++k;
   tascell::wind(_tc, [&] { ++depth; }, [&] { --depth; }, [&]([[maybe_unused]] tascell::ctx _tc) {  {
-    tascell::wind(_tc, [&, k] { mark(t, k + depth, c); }, [&, k, p] { (p[k] = n + c, w = 0); }, [&]([[maybe_unused]] tascell::ctx _tc) {  {
+    tascell::wind(_tc, [&, k] { mark(t, k + depth, c); }, [&, p, k] { (p[k] = n + c, w = 0); }, [&]([[maybe_unused]] tascell::ctx _tc) {  {
       n += 1;
       *q = 2;
     } });
