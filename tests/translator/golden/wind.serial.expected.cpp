@@ -69,3 +69,10 @@ void mark(int* t, int k, int c);
   } --depth; }
   return depth + n;
 }
+
+// Names inside a string or a comment are not uses. `(m) = 1` changes m
+// through parentheses, and `*r = 0` is taken as a change of r (the tokens
+// cannot tell it from one): both stay by reference. `a` is only read.
+      void literals(int* r, int m, int* a) {
+  { note("m, r", a) /* m */;  place(1, 0, r); (*r = 0, (m) = 1, note("r", a)); }
+}
