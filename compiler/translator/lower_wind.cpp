@@ -137,12 +137,8 @@ DynTypedNode parent_of(ASTContext& ctx, const Stmt* e) {
   for (;;) {
     auto ps = ctx.getParents(n);
     if (ps.empty()) return DynTypedNode();
-    if (const auto* p = ps[0].get<ParenExpr>()) {
-      n = ps[0];
-      (void)p;
-      continue;
-    }
-    return ps[0];
+    if (!ps[0].get<ParenExpr>()) return ps[0];
+    n = ps[0];
   }
 }
 
