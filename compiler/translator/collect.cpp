@@ -77,7 +77,7 @@ class collector : public RecursiveASTVisitor<collector> {
         }
         out_.doworks.push_back({s, body, current_function(), marker_of(a->getLocation()), 0});
       } else if (id == wind_suppression) {
-        out_.winds.push_back({s, body, marker_of(a->getLocation()), 0});
+        out_.winds.push_back({s, body, current_function(), marker_of(a->getLocation()), 0});
       }
     }
     return true;

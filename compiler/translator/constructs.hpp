@@ -45,6 +45,7 @@ struct dowork_site {
 struct wind_site {
   const clang::AttributedStmt* stmt;
   const clang::Stmt* body;
+  const clang::FunctionDecl* function;  // enclosing function
   marker_site marker;
   int depth = 0;
 };

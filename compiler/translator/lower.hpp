@@ -38,7 +38,7 @@ void lower_task_function(lowering& l, const task_function& f);
 void lower_task_call(lowering& l, const task_call& c);
 void lower_runtime_call(lowering& l, const runtime_call& c, const constructs& all);
 void lower_dowork(lowering& l, const dowork_site& d, const constructs& all);
-void lower_wind(lowering& l, const wind_site& w);
+void lower_wind(lowering& l, const wind_site& w, const constructs& all);
 void lower_shared(lowering& l, shared_var& v);
 
 }  // namespace tascell::translator

@@ -1,13 +1,248 @@
 // @wind(before, after) statement, and @shared(min|max) incumbents.
 #include <cctype>
+#include <cstdint>
+#include <cstring>
+#include <set>
+
+#include <algorithm>
+#include <string_view>
+#include <vector>
 
 #include "captures.hpp"
 #include "clang/AST/Decl.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/TypeLoc.h"
 #include "lower.hpp"
 
 namespace tascell::translator {
-void lower_wind(lowering& l, const wind_site& w) {
+namespace {
+
+using namespace clang;
+
+// The tokens of an expression as the user wrote it (before/after of a
+// @wind, which Clang never parses): identifiers and punctuators; literals
+// and comments are dropped.
+struct token {
+  std::string text;
+  bool ident;
+};
+
+std::vector<token> tokens_of(std::string_view s) {
+  static const char* const puncts[] = {"->*", "<<=", ">>=", "...", "->", "::", "++", "--", "+=", "-=", "*=", "/=",
+                                       "%=",  "&=",  "|=",  "^=",  "==", "!=", "<=", ">=", "&&", "||", "<<", ">>",
+                                       ".*"};
+  std::vector<token> out;
+  auto ident_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  std::size_t i = 0, n = s.size();
+  while (i < n) {
+    char c = s[i];
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+    } else if (s.substr(i, 2) == "//") {
+      while (i < n && s[i] != '\n') ++i;
+    } else if (s.substr(i, 2) == "/*") {
+      std::size_t e = s.find("*/", i + 2);
+      i = e == std::string_view::npos ? n : e + 2;
+    } else if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && i + 1 < n && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
+      // A pp-number, digit separators and exponent signs included.
+      ++i;
+      while (i < n && (ident_char(s[i]) || s[i] == '.' ||
+                       (s[i] == '\'' && i + 1 < n && ident_char(s[i + 1])) ||
+                       ((s[i] == '+' || s[i] == '-') && std::strchr("eEpP", s[i - 1]))))
+        ++i;
+    } else if (ident_char(c)) {
+      std::size_t b = i;
+      while (i < n && ident_char(s[i])) ++i;
+      std::string_view id = s.substr(b, i - b);
+      bool prefix = id == "L" || id == "u" || id == "U" || id == "u8" || id == "R" || id == "LR" || id == "uR" ||
+                    id == "UR" || id == "u8R";
+      if (prefix && i < n && (s[i] == '"' || s[i] == '\'')) {
+        if (id.back() == 'R' && s[i] == '"') {  // a raw string: R"delim( ... )delim"
+          std::size_t open = s.find('(', i);
+          if (open == std::string_view::npos) return out;
+          std::string close = ")" + std::string(s.substr(i + 1, open - i - 1));
+          close += '"';
+          std::size_t e = s.find(close, open);
+          i = e == std::string_view::npos ? n : e + close.size();
+        }
+        continue;  // the literal itself is skipped below
+      }
+      out.push_back({std::string(id), true});
+    } else if (c == '"' || c == '\'') {
+      ++i;
+      while (i < n && s[i] != c) i += s[i] == '\\' ? 2 : 1;
+      ++i;
+    } else {
+      std::string p(1, c);
+      for (const char* q : puncts)
+        if (s.substr(i, std::strlen(q)) == q) {
+          p = q;
+          break;
+        }
+      out.push_back({p, false});
+      i += p.size();
+    }
+  }
+  return out;
+}
+
+bool is_assignment(const std::string& t) {
+  return t == "=" || t == "+=" || t == "-=" || t == "*=" || t == "/=" || t == "%=" || t == "&=" || t == "|=" ||
+         t == "^=" || t == "<<=" || t == ">>=";
+}
+
+// The names the expression uses as variables, and those it may change
+// (assigns, increments, takes the address of), also through parentheses.
+void names_of(const std::vector<token>& ts, std::set<std::string>& used, std::set<std::string>& changed) {
+  for (std::size_t k = 0; k < ts.size(); ++k) {
+    if (!ts[k].ident) continue;
+    const std::string prev = k > 0 ? ts[k - 1].text : "";
+    const std::string next = k + 1 < ts.size() ? ts[k + 1].text : "";
+    if (prev == "." || prev == "->" || prev == "::" || prev == ".*" || prev == "->*" || next == "::") continue;
+    used.insert(ts[k].text);
+    std::size_t b = k, e = k + 1;
+    while (b > 0 && ts[b - 1].text == "(") --b;
+    while (e < ts.size() && ts[e].text == ")") ++e;
+    std::string before = b > 0 ? ts[b - 1].text : "", after = e < ts.size() ? ts[e].text : "";
+    if (before == "++" || before == "--" || before == "&" || after == "++" || after == "--" || is_assignment(after))
+      changed.insert(ts[k].text);
+  }
+}
+
+bool contains(const Stmt* s, const Stmt* x) {
+  if (s == x) return true;
+  for (const Stmt* c : s->children())
+    if (c && contains(c, x)) return true;
+  return false;
+}
+
+// The statement a local variable is visible in (from its declaration on).
+const Stmt* scope_of(ASTContext& ctx, const VarDecl* v) {
+  if (const auto* p = llvm::dyn_cast<ParmVarDecl>(v)) {
+    const auto* f = llvm::dyn_cast_or_null<FunctionDecl>(p->getDeclContext());
+    return f ? f->getBody() : nullptr;
+  }
+  for (const auto& n : ctx.getParents(*v))
+    if (const auto* d = n.get<DeclStmt>())
+      for (const auto& m : ctx.getParents(*d))
+        if (const auto* s = m.get<Stmt>()) return s;
+  return nullptr;
+}
+
+// The parent of e, parentheses skipped.
+DynTypedNode parent_of(ASTContext& ctx, const Stmt* e) {
+  DynTypedNode n = DynTypedNode::create(*e);
+  for (;;) {
+    auto ps = ctx.getParents(n);
+    if (ps.empty()) return DynTypedNode();
+    if (!ps[0].get<ParenExpr>()) return ps[0];
+    n = ps[0];
+  }
+}
+
+bool in_lambda(ASTContext& ctx, const Stmt* e, const Stmt* stop) {
+  DynTypedNode n = DynTypedNode::create(*e);
+  for (;;) {
+    auto ps = ctx.getParents(n);
+    if (ps.empty()) return false;
+    if (ps[0].get<LambdaExpr>()) return true;
+    if (const auto* s = ps[0].get<Stmt>(); s == stop) return false;
+    n = ps[0];
+  }
+}
+
+class local_finder : public RecursiveASTVisitor<local_finder> {
+ public:
+  std::vector<const VarDecl*> vars;
+  std::vector<const DeclRefExpr*> refs;
+  bool VisitVarDecl(VarDecl* v) {
+    if (v->hasLocalStorage()) vars.push_back(v);
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr* e) {
+    refs.push_back(e);
+    return true;
+  }
+};
+
+// The variables of the enclosing function that before or after can keep by
+// value (docs/decisions.md): scalars (numbers, pointers, enums) that nothing
+// can change while the @wind runs. The statement must not write them; the
+// function must only read or assign them (no address taken, no reference
+// bound, no write from a lambda); no @wind of the function may change them
+// in its before or after. Their values are then the same at every run of
+// before and after, and a copy lets them stay in registers: the wind node
+// keeps the closures by value (tascell/wind.hpp) instead of pointing at
+// variables in memory.
+std::vector<std::string> by_value_names(lowering& l, const wind_site& w, const constructs& all,
+                                        const std::set<std::string>& used) {
+  std::vector<std::string> out;
+  std::vector<std::pair<std::uint64_t, std::string>> sized;
+  if (!w.function || !w.function->getBody() || used.empty()) return out;
+  ASTContext& ctx = l.src.ast();
+  const Stmt* body = w.function->getBody();
+  std::set<std::string> changed, ignored;
+  for (const auto& o : all.winds) {
+    if (o.function != w.function) continue;
+    auto args = split_top_level(o.marker.clauses, o.marker.clauses_at);
+    for (const auto& a : args) names_of(tokens_of(a.first), ignored, changed);
+  }
+  local_finder f;
+  for (const ParmVarDecl* p : w.function->parameters()) f.vars.push_back(p);
+  f.TraverseStmt(const_cast<Stmt*>(body));
+  std::size_t at = l.src.offset(w.stmt->getBeginLoc());
+  for (const std::string& name : used) {
+    if (changed.count(name)) continue;
+    // The innermost variable of that name visible at the @wind.
+    const VarDecl* v = nullptr;
+    std::size_t v_at = 0;
+    for (const VarDecl* c : f.vars) {
+      if (c->getName() != name || !l.src.in_this_file(c->getLocation())) continue;
+      std::size_t c_at = l.src.offset(c->getLocation());
+      const Stmt* scope = scope_of(ctx, c);
+      if (c_at >= at || !scope || !contains(scope, w.stmt)) continue;
+      if (!v || c_at > v_at) v = c, v_at = c_at;
+    }
+    if (!v) continue;
+    QualType t = v->getType();
+    if (t->isReferenceType() || t->isDependentType() || !t->isScalarType() || t.isVolatileQualified()) continue;
+    bool ok = true;
+    for (const DeclRefExpr* e : f.refs) {
+      if (e->getDecl() != v) continue;
+      DynTypedNode p = parent_of(ctx, e);
+      if (const auto* c = p.get<ImplicitCastExpr>(); c && c->getCastKind() == CK_LValueToRValue) continue;
+      bool write = false;
+      if (const auto* b = p.get<BinaryOperator>(); b && b->isAssignmentOp() && contains(b->getLHS(), e)) write = true;
+      if (const auto* u = p.get<UnaryOperator>(); u && u->isIncrementDecrementOp()) write = true;
+      if (write && !contains(w.body, e) && !in_lambda(ctx, e, body)) continue;
+      ok = false;
+      break;
+    }
+    if (ok) sized.emplace_back(ctx.getTypeSize(t), name);
+  }
+  // Largest first, so that the closure has no padding (the wind node keeps
+  // closures of at most 32 bytes by value: five pointers and ints fit).
+  std::stable_sort(sized.begin(), sized.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (auto& [size, name] : sized) out.push_back(name);
+  return out;
+}
+
+// The capture list of before or after: by reference, with the names of
+// `by_value` the expression uses copied.
+std::string capture_list(const std::string& expr, const std::vector<std::string>& by_value) {
+  std::set<std::string> used, changed;
+  names_of(tokens_of(expr), used, changed);
+  std::string list = "[&";
+  for (const auto& n : by_value)
+    if (used.count(n)) list += ", " + n;
+  return list + "]";
+}
+
+}  // namespace
+
+void lower_wind(lowering& l, const wind_site& w, const constructs& all) {
   auto args = split_top_level(w.marker.clauses, w.marker.clauses_at);
   if (args.size() != 2 || args[0].first.empty() || args[1].first.empty()) {
     l.diag.error(l.marker_pos(w.marker), "@wind needs two expressions: @wind(before, after)");
@@ -28,10 +263,15 @@ void lower_wind(lowering& l, const wind_site& w) {
     l.edits.insert_close(end, " " + after + "; }", w.depth);
     return;
   }
-  l.edits.replace(w.marker.begin, w.marker.end - w.marker.begin,
-                  std::string("tascell::wind(") + ctx_name + ", [&] { " + before + "; }, [&] { " + after +
-                      "; }, [&]([[maybe_unused]] tascell::ctx " + ctx_name + ") { ",
-                  w.depth);
+  std::set<std::string> used, changed;
+  names_of(tokens_of(before), used, changed);
+  names_of(tokens_of(after), used, changed);
+  std::vector<std::string> by_value = by_value_names(l, w, all, used);
+  std::string text = "tascell::wind(";
+  text += ctx_name;
+  text += ", " + capture_list(before, by_value) + " { " + before + "; }, " + capture_list(after, by_value) + " { " +
+          after + "; }, [&]([[maybe_unused]] tascell::ctx " + ctx_name + ") { ";
+  l.edits.replace(w.marker.begin, w.marker.end - w.marker.begin, text, w.depth);
   l.edits.insert_close(end, " });", w.depth);
 }
 

@@ -230,7 +230,7 @@ std::string translate_unit(clang::ASTUnit& ast, const unit& u, const std::vector
   for (const auto& c : found.calls) lower_task_call(l, c);
   for (const auto& c : found.runtime_calls) lower_runtime_call(l, c, found);
   for (const auto& d : found.doworks) lower_dowork(l, d, found);
-  for (const auto& w : found.winds) lower_wind(l, w);
+  for (const auto& w : found.winds) lower_wind(l, w, found);
 
   // An #include of a translated header names its translation. With
   // --header-dir, a quoted #include of another user header names it by its

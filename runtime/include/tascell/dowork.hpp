@@ -634,8 +634,17 @@ struct loop_site {
     if constexpr (has_priority<Prio>) prio.fn = &o.priority;
     body_ptr bp{};
     if constexpr (!portable) bp = &body;
-    auto* p = ::new (free_of(c))
-        point{{0, r.count}, r.first, r.step, cs::refs(cl), bp, prio, kind_word(&kind, c)};
+    // Field by field, as parts_site::exec does: an aggregate initialisation
+    // of the whole point made GCC clear all of it first (`rep stos`) when
+    // the clauses hold copy() ranges.
+    auto* p = ::new (free_of(c)) point;
+    p->sp = {0, r.count};
+    p->first = r.first;
+    p->step = r.step;
+    p->refs = cs::refs(cl);
+    if constexpr (!portable) p->body = bp;
+    if constexpr (has_priority<Prio>) p->prio = prio;
+    p->kind = kind_word(&kind, c);
     ctx in = after(p + 1);
     task* pieces;
     try {

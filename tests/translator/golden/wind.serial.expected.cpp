@@ -50,3 +50,29 @@ void note(const char* what, int* a);
       void noted(int* a) {
   { note("enter, then", a);  place(1, 0, a); note("leave, now", a); }
 }
+
+// Which variables before and after keep by value: scalars nothing changes
+// while the @wind runs. `depth` is changed by the other @wind's before and
+// after, `n` in the statement, `c` has its address taken, `w` is a
+// reference and `t` an array: all five stay by reference. `k` is changed
+// before the @wind only, and `p` is only read: both by value.
+void mark(int* t, int k, int c);
+      long kept(int* p, int k, int n, long& w) {
+  int depth = 0, c = 0, t[4] = {};
+  int* q = &c;
+  while (p[k]) ++k;
+  { ++depth;  {
+    { mark(t, k + depth, c);  {
+      n += 1;
+      *q = 2;
+    } (p[k] = n + c, w = 0); }
+  } --depth; }
+  return depth + n;
+}
+
+// Names inside a string or a comment are not uses. `(m) = 1` changes m
+// through parentheses, and `*r = 0` is taken as a change of r (the tokens
+// cannot tell it from one): both stay by reference. `a` is only read.
+      void literals(int* r, int m, int* a) {
+  { note("m, r", a) /* m */;  place(1, 0, r); (*r = 0, (m) = 1, note("r", a)); }
+}
