@@ -510,6 +510,9 @@ void runtime::gather_stats(const run_stats& r) {
 
 void run_root(const root_call& call) { runtime::get().run_root(call); }
 
+std::atomic<bool> no_steal_back_for_testing{false};
+void steal_back_for_testing(bool on) { no_steal_back_for_testing.store(!on, std::memory_order_relaxed); }
+
 std::vector<int> pinned_cpus_for_testing() { return runtime::get().pinned_cpus(); }
 
 std::pair<int, int> local_rank_for_testing() {

@@ -1,0 +1,97 @@
+// TASCELL_WAIT=suspend (ctest runs this binary with it on 1, 2 and 4
+// workers): the programs with steal-back turned off, so that a join whose
+// pieces run elsewhere and which finds other work suspends on its fiber; the
+// answers against the sequential versions, and (2 workers or more) the
+// statistics show that joins really suspended.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "programs/fib.hpp"
+#include "programs/first_solution.hpp"
+#include "programs/knapsack.hpp"
+#include "programs/minloop.hpp"
+#include "programs/nqueens.hpp"
+#include "tascell/detail/testing.hpp"
+#include "tascell/stats.hpp"
+#include "test_env.hpp"
+
+namespace {
+
+bool suspending() {
+  const char* s = std::getenv("TASCELL_WAIT");
+  return s && std::string(s) == "suspend";
+}
+
+// Steal-back off for the duration of a test: every wait that can help runs
+// other work, on a fiber of its own.
+struct no_steal_back {
+  no_steal_back() { tascell::detail::steal_back_for_testing(false); }
+  ~no_steal_back() { tascell::detail::steal_back_for_testing(true); }
+};
+
+std::int64_t suspends() { return tascell::last_stats().total().suspends; }
+
+}  // namespace
+
+TEST(Fibers, ProgramsAnswerCorrectlyWhileJoinsSuspend) {
+  if (!suspending()) GTEST_SKIP() << "runs with TASCELL_WAIT=suspend";
+  no_steal_back off;
+  int reps = test_env::repeat(50);
+  std::int64_t suspended = 0;
+  long wrong = 0;
+  for (int r = 0; r < reps; ++r) {
+    SCOPED_TRACE(r);
+    if (tascell::root(programs::fib, 25) != 75025) ++wrong;
+    suspended += suspends();
+
+    std::vector<int> a(10, -1);
+    if (tascell::root(programs::nqueens, 10, 0, a.data()) != 724) ++wrong;
+    suspended += suspends();
+    for (int x : a) EXPECT_EQ(x, -1);  // the winds left the board as they found it
+
+    if (tascell::root(programs::min_loop, std::int64_t{300000}) != programs::min_loop_serial(300000)) ++wrong;
+    suspended += suspends();
+
+    auto k = programs::knapsack::random(30, static_cast<unsigned>(r) + 1);
+    if (tascell::root(programs::knapsack_solve, &k) != k.dynamic_programming()) ++wrong;
+    suspended += suspends();
+
+    programs::board b;
+    b.fill(-1);
+    programs::board out;
+    out.fill(-1);
+    bool ok = tascell::root(programs::first_by_cancel, 10, 0, b, out);
+    if (!ok || !programs::valid_solution(out, 10)) ++wrong;
+    suspended += suspends();
+
+    std::vector<int> t(10, -1);
+    bool caught = false;
+    try {
+      tascell::root(programs::first_by_throw, 10, 0, t.data());
+    } catch (const programs::found& f) {
+      caught = programs::valid_solution(f.b, 10);
+    }
+    if (!caught) ++wrong;
+    suspended += suspends();
+    for (int x : t) EXPECT_EQ(x, -1);  // winds ran their `after` on the way out
+  }
+  EXPECT_EQ(wrong, 0) << "wrong answers in " << reps << " repetitions of 6 programs";
+  if (tascell::workers() >= 2) EXPECT_GT(suspended, 0) << "no join suspended in " << reps * 6 << " root calls";
+  else EXPECT_EQ(suspended, 0);  // one worker: nothing is ever given away
+}
+
+// With steal-back on (the rule as shipped): the same answers.
+TEST(Fibers, ProgramsAnswerCorrectlyWithStealBack) {
+  if (!suspending()) GTEST_SKIP() << "runs with TASCELL_WAIT=suspend";
+  int reps = test_env::repeat(50);
+  long wrong = 0;
+  for (int r = 0; r < reps; ++r) {
+    if (tascell::root(programs::fib, 22) != 17711) ++wrong;
+    std::vector<int> a(9, -1);
+    if (tascell::root(programs::nqueens, 9, 0, a.data()) != 352) ++wrong;
+  }
+  EXPECT_EQ(wrong, 0);
+}
