@@ -179,15 +179,19 @@ void switch_to(worker_impl* w, int to, ctxl::fiber&& target) {
   arrive(w, me, fake);
 }
 
-// The waiting fiber to run after fiber `ending` ended: one that may go on,
-// else the oldest waiting one (there is always one: fiber 0 waits while
-// another runs).
+// The waiting fiber to run after a fiber ended: one that may go on, else the
+// oldest that waits at a join (it helps: steals back, takes work), else
+// fiber 0 idle. There is always one: fiber 0 waits while another runs.
 int next_after_end(worker_impl* w) {
   int k = ready_fiber(w, true);
   if (k >= 0) return k;
-  for (int i = 0; i < max_fibers; ++i)
-    if (w->fibers[i].state == fiber_slot::waiting && (k < 0 || w->fibers[i].born < w->fibers[k].born)) k = i;
-  return k;
+  for (int i = 0; i < max_fibers; ++i) {
+    const fiber_slot& f = w->fibers[i];
+    if (f.state == fiber_slot::waiting && f.kind == fiber_slot::at_join &&
+        (k < 0 || f.born < w->fibers[k].born))
+      k = i;
+  }
+  return k >= 0 ? k : 0;
 }
 
 // Runs piece u on fiber k (free); the running fiber's state is saved.

@@ -121,9 +121,9 @@ void run_winds(std::vector<chain_entry>& walk, std::ptrdiff_t from, std::ptrdiff
   }
 }
 
-// The chains to give from: the running fiber's (top c), then each waiting
-// fiber's, newest fiber first, so that later in `walk` is older (fiber 0,
-// the thread's own stack, is the oldest). One chain without fibers.
+// The chains to give from: each fiber's, the newest fiber first, so that
+// later in `walk` is older (fiber 0, the thread's own stack, is the oldest);
+// the running fiber's from c. One chain without fibers.
 struct chain_span {
   std::size_t begin, end;  // in walk
   std::size_t eligible;    // first index that may give (steal-back), or end
@@ -163,18 +163,21 @@ task* give(worker_impl* w, ctx c, worker_impl* thief) {
     if (found) found_span = nspans - 1;
     if (sp.eligible > sp.end) sp.eligible = sp.end;
   };
-  walk_one(c);
-  if (w->waiting > 0) {
-    // Newest first (by hand: GCC 12 warns falsely on std::sort of 8 ints).
+  if (w->waiting == 0) {
+    walk_one(c);
+  } else {
+    // Every fiber's chain, the newest fiber first (by hand: GCC 12 warns
+    // falsely on std::sort of 8 ints).
     int order[max_fibers];
     int n = 0;
     for (int k = 0; k < max_fibers; ++k) {
-      if (w->fibers[k].state != fiber_slot::waiting) continue;
+      if (w->fibers[k].state == fiber_slot::free) continue;
       int i = n++;
       for (; i > 0 && w->fibers[order[i - 1]].born < w->fibers[k].born; --i) order[i] = order[i - 1];
       order[i] = k;
     }
-    for (int i = 0; i < n && !(wanted && found_span >= 0); ++i) walk_one(w->fibers[order[i]].top);
+    for (int i = 0; i < n && !(wanted && found_span >= 0); ++i)
+      walk_one(order[i] == w->running ? c : w->fibers[order[i]].top);
   }
   if (wanted && found_span < 0) return nullptr;  // the wanted piece is not running here (any more)
 
