@@ -269,8 +269,9 @@ int free_fiber(worker_impl* w) {
   return -1;
 }
 
-void suspend_at_join(worker_impl* w, ctx c, point_aux* a, task* u, int k) {
+void suspend_at_join(worker_impl* w, ctx c, point_aux* a, bool may_unwind, task* u, int k) {
   leave_state(w, c, a, fiber_slot::at_join);
+  w->fibers[w->running].may_unwind = may_unwind;
   if (u) start(w, k, u);
   else switch_to(w, k, std::move(w->fibers[k].cont));
 }

@@ -43,7 +43,7 @@ bool help(worker_impl* w, ctx c, point_aux* a, bool may_unwind) {
   if (w->waiting > 0) {
     int k = ready_fiber(w, true);
     if (k >= 0) {
-      suspend_at_join(w, c, a, nullptr, k);
+      suspend_at_join(w, c, a, may_unwind, nullptr, k);
       return true;
     }
   }
@@ -79,7 +79,7 @@ bool help(worker_impl* w, ctx c, point_aux* a, bool may_unwind) {
       task* u = request(w, c, choose_victim(w), nullptr);
       if (!u && w->rt->net()) u = w->rt->net()->take_work(w, true);
       if (u) {
-        suspend_at_join(w, c, a, u, k);
+        suspend_at_join(w, c, a, may_unwind, u, k);
         return true;
       }
       return false;

@@ -290,10 +290,15 @@ const void* stop_target(worker_impl* w, ctx c) {
 
 }  // namespace
 
+// A waiting fiber that a stop concerns goes on and unwinds: one waiting at a
+// poll, or at a join that may unwind (one that is already cleaning up after
+// an exception or a stop just waits for its pieces).
 void poke_stopped(worker_impl* w) {
   for (int k = 0; k < max_fibers; ++k) {
     fiber_slot& f = w->fibers[k];
-    if (f.state == fiber_slot::waiting && !f.poked && stop_target(w, f.top)) f.poked = true;
+    if (f.state != fiber_slot::waiting || f.poked) continue;
+    bool may = f.kind == fiber_slot::at_poll || (f.kind == fiber_slot::at_join && f.may_unwind);
+    if (may && stop_target(w, f.top)) f.poked = true;
   }
 }
 

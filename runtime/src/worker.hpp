@@ -83,6 +83,7 @@ struct fiber_slot {
   int depth = 0;                   // waiting: pieces nested on it
   activity act = activity::idle;   // waiting: its activity
   bool poked = false;              // waiting: a stop concerns its chain (it must go on and unwind)
+  bool may_unwind = false;         // waiting at_join: the join may unwind (not already cleaning up)
   std::uint64_t born = 0;          // when it started (0 for fiber 0): older points are offered first
   // waiting: its exceptions being handled (the C++ runtime's list is per thread).
   void* eh_caught = nullptr;
@@ -244,7 +245,8 @@ inline std::vector<point_aux*>& aux_stack_of(worker_impl* w, int k) {
 // TASCELL_WAIT=suspend, at the join of aux a (chain top c): runs piece u on
 // free fiber k, or (u == nullptr) lets waiting fiber k go on; the running
 // fiber waits at the join meanwhile. Returns when it runs again.
-void suspend_at_join(worker_impl* w, ctx c, point_aux* a, task* u, int k);
+// may_unwind: the join may throw stop_signal (it is not already cleaning up).
+void suspend_at_join(worker_impl* w, ctx c, point_aux* a, bool may_unwind, task* u, int k);
 // A waiting fiber that may go on now, oldest first: its join's pieces are
 // all done, or a stop concerns it, or (with any_waiting) it waits at a poll;
 // or -1.
