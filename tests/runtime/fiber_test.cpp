@@ -34,6 +34,38 @@ struct no_steal_back {
 
 std::int64_t suspends() { return tascell::last_stats().total().suspends; }
 
+struct tagged {
+  int id;
+};
+
+// Inside a catch handler, a @dowork whose joins may wait on this fiber while
+// other fibers of the thread throw and catch their own exceptions: the
+// exception being handled must still be this one afterwards.
+long fib_in_handler(tascell::ctx c, int id) {
+  try {
+    throw tagged{id};
+  } catch (const tagged& t) {
+    long f = programs::fib(c, 18);
+    if (std::uncaught_exceptions() != 0) return -1;
+    try {
+      throw;  // the exception being handled
+    } catch (const tagged& again) {
+      if (again.id != id || &again != &t) return -1;
+    }
+    return f;
+  }
+}
+
+long handlers(tascell::ctx c, int lo, int hi) {
+  if (hi - lo == 1) return fib_in_handler(c, lo);
+  int mid = (lo + hi) / 2;
+  long a = 0, b = 0;
+  tascell::dowork(c, [&](tascell::ctx c) { a = handlers(c, lo, mid); },
+                  tascell::part(tascell::in(mid), tascell::in(hi), tascell::out(b),
+                                [](tascell::ctx c, const int& mid, const int& hi, long& b) { b = handlers(c, mid, hi); }));
+  return a + b;
+}
+
 }  // namespace
 
 TEST(Fibers, ProgramsAnswerCorrectlyWhileJoinsSuspend) {
@@ -94,4 +126,22 @@ TEST(Fibers, ProgramsAnswerCorrectlyWithStealBack) {
     if (tascell::root(programs::nqueens, 9, 0, a.data()) != 352) ++wrong;
   }
   EXPECT_EQ(wrong, 0);
+}
+
+// Each fiber keeps its own exceptions being handled: joins that wait inside
+// catch handlers, with other fibers throwing meanwhile.
+TEST(Fibers, WaitingInsideACatchHandlerKeepsItsException) {
+  if (!suspending()) GTEST_SKIP() << "runs with TASCELL_WAIT=suspend";
+  no_steal_back off;
+  int reps = test_env::repeat(50);
+  long wrong = 0;
+  std::int64_t suspended = 0;
+  for (int r = 0; r < reps; ++r) {
+    if (tascell::root(handlers, 0, 256) != 256 * programs::fib_serial(18)) ++wrong;
+    suspended += suspends();
+  }
+  EXPECT_EQ(wrong, 0) << "wrong answers in " << reps << " repetitions";
+  if (tascell::workers() >= 2) {
+    EXPECT_GT(suspended, 0);
+  }
 }
