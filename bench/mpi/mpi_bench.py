@@ -15,7 +15,8 @@
    above the join) against TASCELL_WAIT=suspend (the join waits on its own
    fiber), on fib(35), n-queens(13) and UTS T1 with 2 and 3 processes x 1
    and 2 workers, runs interleaved; medians of rank 0's repetitions after
-   the first, and the joins suspended per root call (TASCELL_STATS).
+   the first, and the fiber switches per root call (TASCELL_STATS, column
+   suspend of rank 0's "all" row).
 
 usage: mpi_bench.py --build-dir build/release/bench [--reps 5] [--only latency|speedup|wait]
 """
@@ -113,7 +114,7 @@ def waits(build, reps, out):
     problems = [("fib(35)", "fib-tascell", "35"), ("n-queens(13)", "nqueens-tascell", "13"),
                 ("UTS T1", "uts-tascell", "T1")]
     shapes = [("2", "1"), ("2", "2"), ("3", "1"), ("3", "2")]
-    out.append("| problem | processes x workers | nest (s) | suspend (s) | suspend / nest | joins suspended per run |")
+    out.append("| problem | processes x workers | nest (s) | suspend (s) | suspend / nest | fiber switches per root call |")
     out.append("|---|---|---|---|---|---|")
     for name, binary, arg in problems:
         prog = os.path.join(build, binary)
