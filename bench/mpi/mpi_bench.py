@@ -11,7 +11,14 @@
    process's first; speedups against 1 worker; and (2 processes x 1) /
    (1 process x 2).
 
-usage: mpi_bench.py --build-dir build/release/bench [--reps 5] [--markdown]
+3. (--only wait) Waiting at a join: TASCELL_WAIT=nest (other work nested
+   above the join) against TASCELL_WAIT=suspend (the join waits on its own
+   fiber), on fib(35), n-queens(13) and UTS T1 with 2 and 3 processes x 1
+   and 2 workers, runs interleaved; medians of rank 0's repetitions after
+   the first, and the fiber switches per root call (TASCELL_STATS, column
+   suspend of rank 0's "all" row).
+
+usage: mpi_bench.py --build-dir build/release/bench [--reps 5] [--only latency|speedup|wait]
 """
 import argparse
 import os
@@ -93,13 +100,55 @@ def speedups(build, reps, out):
                    (name, med["1 x 1"], med["1 x 2"], med["2 x 1"], s12, s21, s21 / s12, s21seed / s12))
 
 
+def suspends(text):
+    # TASCELL_STATS on rank 0: the row "all", 14th column (suspend), per root call.
+    got = []
+    for line in text.splitlines():
+        cols = re.sub(r"^\[\d+,\d+\]<stderr>:", "", line).split()
+        if len(cols) >= 14 and cols[0] == "all":
+            got.append(int(cols[13]))
+    return got[1:]
+
+
+def waits(build, reps, out):
+    problems = [("fib(35)", "fib-tascell", "35"), ("n-queens(13)", "nqueens-tascell", "13"),
+                ("UTS T1", "uts-tascell", "T1")]
+    shapes = [("2", "1"), ("2", "2"), ("3", "1"), ("3", "2")]
+    out.append("| problem | processes x workers | nest (s) | suspend (s) | suspend / nest | fiber switches per root call |")
+    out.append("|---|---|---|---|---|---|")
+    for name, binary, arg in problems:
+        prog = os.path.join(build, binary)
+        got = {(s, m): [] for s in shapes for m in ("nest", "suspend")}
+        count = {s: [] for s in shapes}
+        for _ in range(reps):
+            for np_, workers in shapes:
+                for mode in ("nest", "suspend"):
+                    cmd = MPIRUN + ["-np", np_, "-x", "TASCELL_WORKERS=" + workers, "-x", "TASCELL_WAIT=" + mode,
+                                    "-x", "TASCELL_STATS=1", prog, arg, "3"]
+                    p = subprocess.run(cmd, capture_output=True, text=True, env=ENV, timeout=900)
+                    if p.returncode != 0:
+                        raise SystemExit("FAILED (%d): %s\n%s%s" % (p.returncode, " ".join(cmd), p.stdout, p.stderr))
+                    got[((np_, workers), mode)] += times(p.stdout)
+                    if mode == "suspend":
+                        count[(np_, workers)] += suspends(p.stderr)
+        for shape in shapes:
+            n = statistics.median(got[(shape, "nest")])
+            s = statistics.median(got[(shape, "suspend")])
+            c = statistics.median(count[shape]) if count[shape] else float("nan")
+            out.append("| %s | %s x %s | %.3f | %.3f | %.2f | %g |" % (name, shape[0], shape[1], n, s, s / n, c))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--only", choices=["latency", "speedup"])
+    ap.add_argument("--only", choices=["latency", "speedup", "wait"])
     args = ap.parse_args()
     out = []
+    if args.only == "wait":
+        waits(args.build_dir, args.reps, out)
+        print("\n".join(out))
+        return
     if args.only != "speedup":
         steal_latency(args.build_dir, args.reps, out)
         out.append("")

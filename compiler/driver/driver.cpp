@@ -148,12 +148,13 @@ int main(int argc, char** argv) {
   if (rc == 0) {
     if (link) {
       cxx.push_back(l.library.string());
-      // What the runtime needs: MPI (one message thread per process) and threads.
-      std::string mpi = TASCELL_MPI_LIBRARIES;
-      for (std::size_t b = 0; b < mpi.size();) {
-        std::size_t e = mpi.find('|', b);
-        if (e == std::string::npos) e = mpi.size();
-        if (e > b) cxx.push_back(mpi.substr(b, e - b));
+      // What the runtime needs: MPI (one message thread per process),
+      // Boost.Context (fibers) and threads.
+      std::string libs = TASCELL_RUNTIME_LIBRARIES;
+      for (std::size_t b = 0; b < libs.size();) {
+        std::size_t e = libs.find('|', b);
+        if (e == std::string::npos) e = libs.size();
+        if (e > b) cxx.push_back(libs.substr(b, e - b));
         b = e + 1;
       }
       cxx.push_back("-pthread");

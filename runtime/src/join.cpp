@@ -38,7 +38,17 @@ bool absorb(worker_impl* w, point_aux* a) {
 // One attempt to be useful while waiting. True if a piece was run.
 bool help(worker_impl* w, ctx c, point_aux* a, bool may_unwind) {
   if (w->attention.load(std::memory_order_relaxed)) serve_impl(c, may_unwind);
-  for (task* t = a->given; t; t = t->next_given) {
+  // TASCELL_WAIT=suspend: a fiber that may go on (its join is ready, or it
+  // let this one go first at a poll) runs first, the oldest first.
+  if (w->waiting > 0) {
+    int k = ready_fiber(w, true);
+    if (k >= 0) {
+      suspend_at_join(w, c, a, may_unwind, nullptr, k);
+      return true;
+    }
+  }
+  bool steal_back = !no_steal_back_for_testing.load(std::memory_order_relaxed);
+  for (task* t = a->given; steal_back && t; t = t->next_given) {
     if (t->merged || t->done.load(std::memory_order_acquire)) continue;
     auto* thief = static_cast<worker_impl*>(t->thief.load(std::memory_order_acquire));
     // A thief in another process: each try is a message round trip that
@@ -60,6 +70,20 @@ bool help(worker_impl* w, ctx c, point_aux* a, bool may_unwind) {
       w->next_remote_back = now + std::chrono::microseconds(20L << k);
     }
     break;
+  }
+  // TASCELL_WAIT=suspend: other work runs on a fiber of its own, and this
+  // join waits on its own fiber until its pieces are done (or a stop
+  // concerns it). Without a free fiber, it nests as below.
+  if (w->suspend) {
+    if (int k = free_fiber(w); k >= 0) {
+      task* u = request(w, c, choose_victim(w), nullptr);
+      if (!u && w->rt->net()) u = w->rt->net()->take_work(w, true);
+      if (u) {
+        suspend_at_join(w, c, a, may_unwind, u, k);
+        return true;
+      }
+      return false;
+    }
   }
   // Unrelated work runs nested on this worker's stack, above the join, and
   // may itself wait and nest again: without a bound the stack grows without

@@ -79,6 +79,18 @@ runtime::runtime(settings s) : cfg_(std::move(s)) {
     w->since = std::chrono::steady_clock::now();
     w->tracing = !cfg_.trace.empty();
     w->trace.room = w->tracing ? static_cast<std::size_t>(cfg_.trace_records) : 0;
+    if (cfg_.wait == wait_mode::suspend) {
+      // The node stack is cut into a segment per fiber, each ending with a
+      // guard page (the last one's is the region's).
+      w->suspend = true;
+      w->seg_shift = 26 - 3;
+      static_assert(max_fibers == 8);
+      static_assert(stack_offset < (region_bytes >> 3) / 2);
+      long page = sysconf(_SC_PAGESIZE);
+      for (int k = 1; k < max_fibers; ++k)
+        mprotect(reinterpret_cast<char*>(w) + (std::uintptr_t(k) << w->seg_shift) - page,
+                 static_cast<std::size_t>(page), PROT_NONE);
+    }
     workers_.push_back(w);
   }
   if (!cfg_.trace.empty()) spreading.store(true);  // incumbent improvements are traced
@@ -218,6 +230,15 @@ void runtime::seek_work(worker_impl* w) {
   unsigned failures = 0;
   while (!root_done()) {
     if (w->attention.load(std::memory_order_relaxed)) serve_impl(empty_chain(w), false);
+    // TASCELL_WAIT=suspend: a fiber that may go on runs before new work.
+    if (w->waiting > 0) {
+      int k = ready_fiber(w, true);
+      if (k >= 0) {
+        yield_to(w, empty_chain(w), k, true);
+        failures = 0;
+        continue;
+      }
+    }
     task* t = request(w, empty_chain(w), choose_victim(w), nullptr);
     if (!t && net_) t = net_->take_work(w);
     if (t) {
@@ -251,6 +272,12 @@ void runtime::thread_main(int id) {
 // work exists, but requests may still be in flight: every worker keeps
 // answering (refusing) until all have stopped asking.
 void runtime::finish_root(worker_impl* w) {
+  // Every piece has ended, so every fiber has: none is left waiting.
+  if (w->waiting != 0 || w->running != 0 || !w->aux_stack.empty()) {
+    std::fprintf(stderr, "tascell: internal error: worker %d ends a root call with %d fibers waiting\n", w->id,
+                 w->waiting);
+    std::abort();
+  }
   w->set_activity(activity::idle);
   participants_.fetch_sub(1, std::memory_order_acq_rel);
   while (participants_.load(std::memory_order_acquire) > 0) {
@@ -409,21 +436,21 @@ struct process_figures {
 };
 
 void stats_header(const char* who, const char* more = "") {
-  std::fprintf(stderr, "%6s %10s %10s %10s %9s %9s %8s %8s %8s %8s %8s %8s %8s%s\n", who, "work_ms", "idle_ms",
+  std::fprintf(stderr, "%6s %10s %10s %10s %9s %9s %8s %8s %8s %8s %8s %8s %8s %8s%s\n", who, "work_ms", "idle_ms",
                "wait_ms", "stlbk_ms", "give_ms", "req_sent", "refused", "served", "declined", "given", "received",
-               "stealbk", more);
+               "stealbk", "suspend", more);
 }
 
-// The per-worker columns; the last three (given, received, stealbk) stay
-// last, for the scripts that read them.
+// The per-worker columns; scripts read the counts by position (req_sent
+// to stealbk are the 7th to 13th); suspend came later, as the 14th.
 void stats_row(const char* name, const worker_stats& s, const char* end = "\n") {
   auto ms = [](std::int64_t ns) { return static_cast<double>(ns) / 1e6; };
-  std::fprintf(stderr, "%6s %10.1f %10.1f %10.1f %9.1f %9.1f %8lld %8lld %8lld %8lld %8lld %8lld %8lld%s", name,
+  std::fprintf(stderr, "%6s %10.1f %10.1f %10.1f %9.1f %9.1f %8lld %8lld %8lld %8lld %8lld %8lld %8lld %8lld%s", name,
                ms(s.work_ns), ms(s.idle_ns), ms(s.wait_ns), ms(s.steal_back_ns), ms(s.give_ns),
                static_cast<long long>(s.requests_sent), static_cast<long long>(s.requests_refused),
                static_cast<long long>(s.requests_served), static_cast<long long>(s.requests_declined),
                static_cast<long long>(s.pieces_given), static_cast<long long>(s.pieces_received),
-               static_cast<long long>(s.steal_backs), end);
+               static_cast<long long>(s.steal_backs), static_cast<long long>(s.suspends), end);
 }
 
 // A process's row: its workers' sum, then what it sent to other processes.
@@ -484,6 +511,9 @@ void runtime::gather_stats(const run_stats& r) {
 
 void run_root(const root_call& call) { runtime::get().run_root(call); }
 
+std::atomic<bool> no_steal_back_for_testing{false};
+void steal_back_for_testing(bool on) { no_steal_back_for_testing.store(!on, std::memory_order_relaxed); }
+
 std::vector<int> pinned_cpus_for_testing() { return runtime::get().pinned_cpus(); }
 
 std::pair<int, int> local_rank_for_testing() {
@@ -509,6 +539,7 @@ worker_stats& worker_stats::operator+=(const worker_stats& s) {
   pieces_given += s.pieces_given;
   pieces_received += s.pieces_received;
   steal_backs += s.steal_backs;
+  suspends += s.suspends;
   return *this;
 }
 

@@ -21,6 +21,8 @@ namespace tascell::detail {
 
 // The worker this thread is, during a root call; else nullptr.
 extern thread_local worker_impl* current_worker;
+// steal_back_for_testing(false) (testing.hpp): joins do not steal back.
+extern std::atomic<bool> no_steal_back_for_testing;
 
 class runtime {
  public:

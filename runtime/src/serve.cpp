@@ -19,21 +19,24 @@ const node_kind boundary_kind{node_type::boundary, sizeof(boundary), nullptr, nu
                               false, "piece", nullptr, nullptr, nullptr};
 
 point_aux* find_aux(worker_impl* w, spawn_point* p) {
-  for (auto it = w->aux_stack.rbegin(); it != w->aux_stack.rend(); ++it)
+  auto& stack = aux_stack_of(w, segment_of(p));
+  for (auto it = stack.rbegin(); it != stack.rend(); ++it)
     if ((*it)->point == p) return *it;
   return nullptr;
 }
 
-// Invariant: aux_stack lists the points that have an aux in chain order,
-// newest last, so a join always finds its own aux at the back. Nodes lie in
-// the node stack in chain order, so newer means at a higher address.
+// Invariant: each fiber's aux stack lists the points of its chain that have
+// an aux in chain order, newest last, so a join always finds its own aux at
+// the back. Nodes lie in the node stack in chain order, so newer means at a
+// higher address.
 point_aux* get_aux(worker_impl* w, spawn_point* p) {
   if (point_aux* a = find_aux(w, p)) return a;
-  auto pos = w->aux_stack.end();
-  while (pos != w->aux_stack.begin() && (*(pos - 1))->point > p) --pos;
+  auto& stack = aux_stack_of(w, segment_of(p));
+  auto pos = stack.end();
+  while (pos != stack.begin() && (*(pos - 1))->point > p) --pos;
   auto* a = new point_aux;
   a->point = p;
-  w->aux_stack.insert(pos, a);
+  stack.insert(pos, a);
   w->sync_aux_owner();
   return a;
 }
@@ -60,7 +63,7 @@ void propagate_cancel(worker_impl* w, spawn_point* p) {
   // p is a piece's own point when the node right below it is the piece's
   // boundary: the @dowork it belongs to then lives on the victim.
   char* start = reinterpret_cast<char*>(p);
-  if (start <= stack_base(w)) return;
+  if (start <= segment_base_of(start)) return;
   std::uintptr_t word;
   __builtin_memcpy(&word, start - sizeof word, sizeof word);
   const node_kind* k = kind_of_word(word);
@@ -79,8 +82,8 @@ void propagate_cancel(worker_impl* w, spawn_point* p) {
 
 namespace {
 
-void process_alarms(worker_impl* w) {
-  for (point_aux* a : w->aux_stack) {
+void process_alarms(worker_impl* w, std::vector<point_aux*>& stack) {
+  for (point_aux* a : stack) {
     if (!a->alarm.exchange(false, std::memory_order_acq_rel)) continue;
     for (task* t = a->given; t; t = t->next_given) {
       if (t->merged) continue;
@@ -98,85 +101,129 @@ void process_alarms(worker_impl* w) {
   }
 }
 
-void run_winds(std::vector<chain_entry>& walk, std::ptrdiff_t below, bool redo) {
+// Alarms of the points of every fiber of w.
+void process_alarms(worker_impl* w) {
+  process_alarms(w, w->aux_stack);
+  if (w->waiting > 0)
+    for (int k = 0; k < max_fibers; ++k)
+      if (w->fibers[k].state == fiber_slot::waiting) process_alarms(w, w->fibers[k].aux);
+}
+
+// The winds of walk[from, below): one chain's nodes newer than the chosen point.
+void run_winds(std::vector<chain_entry>& walk, std::ptrdiff_t from, std::ptrdiff_t below, bool redo) {
   if (redo) {
-    for (std::ptrdiff_t i = below - 1; i >= 0; --i) {
+    for (std::ptrdiff_t i = below - 1; i >= from; --i) {
       const chain_entry& e = walk[static_cast<std::size_t>(i)];
       if (e.kind->type == node_type::wind) e.kind->redo(e.start);
     }
   } else {
-    for (std::ptrdiff_t i = 0; i < below; ++i) {
+    for (std::ptrdiff_t i = from; i < below; ++i) {
       const chain_entry& e = walk[static_cast<std::size_t>(i)];
       if (e.kind->type == node_type::wind) e.kind->undo(e.start);
     }
   }
 }
 
-// The depth in the task tree of each spawn point on the walk (newest first),
-// counted from its oldest node, which lies at depth `base`: the root call's
-// points from 0, a piece's from its tree_depth (its boundary). Returns the
-// depth of walk[chosen]. With `publish` (the walk is the whole chain), also
-// publishes the depth of the oldest point that still has work that can
-// travel (worker_impl::offer_depth).
-std::int32_t tree_depth_of(worker_impl* w, const std::vector<chain_entry>& walk, std::ptrdiff_t chosen,
-                           std::int32_t base, bool publish) {
-  std::int32_t depth = base, chosen_depth = base, offer = INT32_MAX;
-  for (std::ptrdiff_t i = static_cast<std::ptrdiff_t>(walk.size()) - 1; i >= 0; --i) {
-    const chain_entry& e = walk[static_cast<std::size_t>(i)];
+// Calls f(index, depth) for each spawn point of walk[begin, end) (one
+// chain, newest first) with its depth in the task tree, counted from the
+// chain's oldest node at depth `base`: the root call's points from 0, a
+// piece's from its tree_depth (its boundary).
+template <class F>
+void for_each_point_depth(const std::vector<chain_entry>& walk, std::size_t begin, std::size_t end,
+                          std::int32_t base, F&& f) {
+  std::int32_t depth = base;
+  for (std::size_t i = end; i-- > begin;) {
+    const chain_entry& e = walk[i];
     if (e.kind->type == node_type::boundary) {
       depth = e.bound()->t->tree_depth;
-      continue;
+    } else if (e.kind->type == node_type::point) {
+      f(i, depth);
+      ++depth;
     }
-    if (e.kind->type != node_type::point) continue;
-    if (i == chosen) chosen_depth = depth;
-    spawn_point* p = e.point();
-    if (offer == INT32_MAX && e.kind->wire && p->next < p->end) offer = depth;
-    ++depth;
   }
-  if (publish) w->offer_depth.store(offer, std::memory_order_relaxed);
-  return chosen_depth;
 }
 
+// The chains to give from: each fiber's, the newest fiber first, so that
+// later in `walk` is older (fiber 0, the thread's own stack, is the oldest);
+// the running fiber's from c. One chain without fibers.
+struct chain_span {
+  std::size_t begin, end;  // in walk
+  std::size_t eligible;    // first index that may give (steal-back), or end
+};
+
 // Temporary backtracking: pick the point to give from, undo the winds newer
-// than it, pack the work, redo the winds.
+// than it (on its fiber's chain only: each fiber's pieces have their own
+// copies of what winds change), pack the work, redo the winds.
 task* give(worker_impl* w, ctx c, worker_impl* thief) {
   task* wanted = thief->wanted;
   auto& walk = w->walk;
   walk.clear();
-  bool found = wanted == nullptr;
   // For a steal-back, only the wanted piece's own frames may give: pieces
   // running nested above them may be unrelated work, and handing those back
   // would let the waiting worker's stack grow without bound. Points of the
   // piece's own frames lie deeper in the same task tree than the piece.
-  std::size_t first_eligible = 0;
-  walk_chain(c, [&](const chain_entry& e) {
-    if (wanted && e.kind->type == node_type::boundary) {
-      if (e.bound()->t == wanted) {
-        found = true;
-        return false;
+  chain_span spans[max_fibers];
+  int nspans = 0;
+  int found_span = -1;
+  auto walk_one = [&](ctx top) {
+    chain_span& sp = spans[nspans++];
+    sp.begin = walk.size();
+    sp.eligible = walk.size();
+    bool found = false;
+    walk_chain(top, [&](const chain_entry& e) {
+      if (wanted && e.kind->type == node_type::boundary) {
+        if (e.bound()->t == wanted) {
+          found = true;
+          return false;
+        }
+        sp.eligible = walk.size() + 1;
       }
-      first_eligible = walk.size() + 1;
+      walk.push_back(e);
+      return true;
+    });
+    sp.end = walk.size();
+    if (found) found_span = nspans - 1;
+    if (sp.eligible > sp.end) sp.eligible = sp.end;
+  };
+  if (w->waiting == 0) {
+    walk_one(c);
+  } else {
+    // Every fiber's chain, the newest fiber first (by hand: GCC 12 warns
+    // falsely on std::sort of 8 ints).
+    int order[max_fibers];
+    int n = 0;
+    for (int k = 0; k < max_fibers; ++k) {
+      if (w->fibers[k].state == fiber_slot::free) continue;
+      int i = n++;
+      for (; i > 0 && w->fibers[order[i - 1]].born < w->fibers[k].born; --i) order[i] = order[i - 1];
+      order[i] = k;
     }
-    walk.push_back(e);
-    return true;
-  });
-  if (!found) return nullptr;  // the wanted piece is not running here (any more)
+    for (int i = 0; i < n && !(wanted && found_span >= 0); ++i)
+      walk_one(order[i] == w->running ? c : w->fibers[order[i]].top);
+  }
+  if (wanted && found_span < 0) return nullptr;  // the wanted piece is not running here (any more)
 
   // Highest priority; among equals the oldest (walk is newest first). Work
   // for another process only from kinds that can travel.
   bool remote = thief->remote_rank.load(std::memory_order_relaxed) >= 0;
   std::ptrdiff_t best = -1;
+  int best_span = -1;
   std::int64_t best_prio = 0;
-  for (std::size_t i = first_eligible; i < walk.size(); ++i) {
-    const chain_entry& e = walk[i];
-    if (e.kind->type != node_type::point) continue;
-    if (remote && !e.kind->wire) continue;
-    spawn_point* p = e.point();
-    if (p->next >= p->end) continue;
-    std::int64_t prio = e.kind->priority ? e.kind->priority(p) : 0;
-    if (best < 0 || prio >= best_prio) {
-      best = static_cast<std::ptrdiff_t>(i);
-      best_prio = prio;
+  for (int s = 0; s < nspans; ++s) {
+    if (wanted && s != found_span) continue;
+    std::size_t from = wanted ? spans[s].eligible : spans[s].begin;
+    for (std::size_t i = from; i < spans[s].end; ++i) {
+      const chain_entry& e = walk[i];
+      if (e.kind->type != node_type::point) continue;
+      if (remote && !e.kind->wire) continue;
+      spawn_point* p = e.point();
+      if (p->next >= p->end) continue;
+      std::int64_t prio = e.kind->priority ? e.kind->priority(p) : 0;
+      if (best < 0 || prio >= best_prio) {
+        best = static_cast<std::ptrdiff_t>(i);
+        best_span = s;
+        best_prio = prio;
+      }
     }
   }
   if (best < 0) {
@@ -186,25 +233,40 @@ task* give(worker_impl* w, ctx c, worker_impl* thief) {
   const chain_entry chosen = walk[static_cast<std::size_t>(best)];
   spawn_point* p = chosen.point();
 
-  run_winds(walk, best, false);
+  const auto from = static_cast<std::ptrdiff_t>(spans[best_span].begin);
+  run_winds(walk, from, best, false);
   std::int64_t lo = p->end - (p->end - p->next + 1) / 2;
   std::int64_t hi = p->end;
   task* t = nullptr;
   try {
     t = chosen.kind->put(p, lo, hi);
   } catch (...) {
-    run_winds(walk, best, true);
+    run_winds(walk, from, best, true);
     throw;
   }
   p->end = lo;
-  run_winds(walk, best, true);
+  run_winds(walk, from, best, true);
 
   t->kind = chosen.kind;
   t->lo = lo;
   t->hi = hi;
-  // A steal-back walks only the wanted piece's frames, which start at its
-  // depth.
-  t->tree_depth = tree_depth_of(w, walk, best, wanted ? wanted->tree_depth : 0, !wanted);
+  // The depth of the point given from (a steal-back walks only the wanted
+  // piece's frames, which start at its depth), and, when the walk saw every
+  // chain, the shallowest point left with work that can travel: what this
+  // worker offers another process (worker_impl::offer_depth).
+  for_each_point_depth(walk, spans[best_span].begin, spans[best_span].end, wanted ? wanted->tree_depth : 0,
+                       [&](std::size_t i, std::int32_t d) {
+                         if (i == static_cast<std::size_t>(best)) t->tree_depth = d;
+                       });
+  if (!wanted) {
+    std::int32_t offer = INT32_MAX;
+    for (int s = 0; s < nspans; ++s)
+      for_each_point_depth(walk, spans[s].begin, spans[s].end, 0, [&](std::size_t i, std::int32_t d) {
+        spawn_point* q = walk[i].point();
+        if (walk[i].kind->wire && q->next < q->end) offer = std::min(offer, d);
+      });
+    w->offer_depth.store(offer, std::memory_order_relaxed);
+  }
   t->victim = w;
   t->serial = next_task_serial();
   t->thief.store(thief, std::memory_order_relaxed);
@@ -266,16 +328,39 @@ const void* stop_target(worker_impl* w, ctx c) {
 
 }  // namespace
 
+// A waiting fiber that a stop concerns goes on and unwinds: one waiting at a
+// poll, or at a join that may unwind (one that is already cleaning up after
+// an exception or a stop just waits for its pieces).
+void poke_stopped(worker_impl* w) {
+  for (int k = 0; k < max_fibers; ++k) {
+    fiber_slot& f = w->fibers[k];
+    if (f.state != fiber_slot::waiting || f.poked) continue;
+    bool may = f.kind == fiber_slot::at_poll || (f.kind == fiber_slot::at_join && f.may_unwind);
+    if (may && stop_target(w, f.top)) f.poked = true;
+  }
+}
+
 void serve_impl(ctx c, bool may_unwind) {
   worker_impl* w = impl(c);
   w->attention.exchange(0, std::memory_order_acq_rel);
   process_alarms(w);
+  // A stop for a waiting fiber: it goes on at the next switch and unwinds.
+  if (w->waiting > 0) poke_stopped(w);
   const void* target = may_unwind ? stop_target(w, c) : nullptr;
   // A piece about to be unwound gives nothing away.
   answer_request(w, c, target != nullptr);
   if (target) throw stop_signal{target};
 }
 
-void serve(ctx c) { serve_impl(c, true); }
+void serve(ctx c) {
+  serve_impl(c, true);
+  // TASCELL_WAIT=suspend: a fiber whose join can go on now runs at this poll
+  // (this one waits, free to go on at any time), as the oldest continuation.
+  worker_impl* w = impl(c);
+  if (w->waiting > 0) {
+    int k = ready_fiber(w, false);
+    if (k >= 0) yield_to(w, c, k, false);
+  }
+}
 
 }  // namespace tascell::detail

@@ -62,6 +62,13 @@ settings settings::from_environment() {
                       integer("TASCELL_STACK_MB", 1, 65536, 64, "a stack size in MiB from 1 to 65536")) *
                   (std::size_t{1} << 20);
   s.pin = boolean("TASCELL_PIN", true);
+  if (const char* v = env("TASCELL_WAIT")) {
+    std::string_view x(v);
+    if (x == "nest") s.wait = wait_mode::nest;
+    else if (x == "suspend") s.wait = wait_mode::suspend;
+    else refuse("TASCELL_WAIT", x,
+                "nest (run other work above the join) or suspend (suspend the join on its own fiber)");
+  }
   if (const char* v = env("TASCELL_TRACE")) s.trace = v;
   s.trace_records = integer("TASCELL_TRACE_RECORDS", 1000, INT64_MAX / 64, 2'000'000,
                             "a number of trace records per worker, at least 1000");
@@ -126,7 +133,8 @@ std::string settings::describe() const {
   m << "TASCELL_WORKERS=" << workers << " TASCELL_VICTIM="
     << (victim == victim_choice::loaded ? "loaded" : "random") << " TASCELL_SEED=" << seed
     << " TASCELL_STACK_MB=" << (stack_bytes >> 20) << " TASCELL_PIN=" << (pin ? 1 : 0)
-    << " TASCELL_STATS=" << (stats ? 1 : 0);
+    << " TASCELL_STATS=" << (stats ? 1 : 0)
+    << " TASCELL_WAIT=" << (wait == wait_mode::suspend ? "suspend" : "nest");
   return m.str();
 }
 

@@ -12,6 +12,10 @@ enum class giver_choice { largest, random };
 enum class mpi_use { automatic, off, on };
 enum class message_loop { adaptive, seed };
 enum class spread { broadcast, random, lifeline };
+// What a worker does at a join when it cannot steal back: run other work
+// nested above the join (nest), or suspend the join on a fiber of its own and
+// run other work on another fiber (suspend).
+enum class wait_mode { nest, suspend };
 
 struct settings {
   int workers = 1;                          // TASCELL_WORKERS
@@ -20,6 +24,7 @@ struct settings {
   std::uint64_t seed = 0;                   // TASCELL_SEED (0: from the clock)
   std::size_t stack_bytes = 0;              // TASCELL_STACK_MB
   bool pin = true;                          // TASCELL_PIN
+  wait_mode wait = wait_mode::nest;         // TASCELL_WAIT
   // Several processes.
   mpi_use mpi = mpi_use::automatic;         // TASCELL_MPI
   victim_choice remote_victim = victim_choice::loaded;  // TASCELL_REMOTE_VICTIM

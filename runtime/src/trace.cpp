@@ -129,6 +129,15 @@ std::string write_trace(const std::string& path, int rank, int processes, const 
           instant(r, "stop");
           std::fprintf(f, "\"pieces\":%lld}}", static_cast<long long>(r.b));
           break;
+        case trace_type::suspend:
+          instant(r, "suspend");
+          std::fprintf(f, "\"fiber\":%d,\"at\":\"%s\"}}", r.a,
+                       r.b == 0 ? "join" : r.b == 1 ? "poll" : "idle");
+          break;
+        case trace_type::resume:
+          instant(r, "resume");
+          std::fprintf(f, "\"fiber\":%d}}", r.a);
+          break;
         case trace_type::send:
         case trace_type::recv:
           instant(r, r.type == trace_type::send ? "send" : "recv");

@@ -31,6 +31,8 @@ enum class trace_type : std::uint8_t {
   incumbent,  // id: the incumbent; c: the value's bits (double), b: 1 if it has a value
   cancel,     // cancel() was called
   stop,       // b: pieces told to stop
+  suspend,    // TASCELL_WAIT=suspend: a: the fiber that waits now; b: at a join 0, at a poll 1, idle 2
+  resume,     // a: the fiber that runs now
   // The message thread.
   send,       // a: to rank; b: messages; c: bytes
   recv,       // a: from rank; b: messages; c: bytes

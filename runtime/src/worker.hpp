@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <boost/context/fiber.hpp>
 #include <chrono>
 #include <cstdint>
 #include <exception>
@@ -60,6 +61,43 @@ inline task* const refused = reinterpret_cast<task*>(std::uintptr_t{1});
 // are the message thread's, in its trace only.
 enum class activity : std::uint8_t { work, idle, wait, steal_back, give, messages, asleep };
 
+// TASCELL_WAIT=suspend (fiber.cpp): a worker's thread runs several fibers,
+// one at a time. Fiber 0 is the thread's own stack; the others run pieces on
+// C++ stacks of their own (TASCELL_STACK_MB each, reserved once, committed
+// when touched, reused). Fiber k pushes its nodes on segment k of the
+// worker's region (the region is cut into max_fibers segments), so a ctx
+// still finds its worker by masking, and a chain walk stops at the base of
+// its segment. A fiber that is not running is waiting: at a join (for
+// `awaited`), or, with awaited == nullptr, at a poll or in the idle loop
+// (it may go on at any time).
+inline constexpr int max_fibers = 8;
+struct fiber_slot {
+  enum state_t : std::uint8_t { free, running, waiting };
+  enum wait_kind : std::uint8_t { at_join, at_poll, idle };
+  state_t state = free;
+  wait_kind kind = at_join;        // waiting: where
+  boost::context::fiber cont;      // waiting: what resumes it
+  std::vector<point_aux*> aux;     // waiting: its aux stack (the running fiber's is worker_impl::aux_stack)
+  point_aux* awaited = nullptr;    // waiting at_join: the join's point
+  ctx top{};                       // waiting: the top of its chain
+  int depth = 0;                   // waiting: pieces nested on it
+  activity act = activity::idle;   // waiting: its activity
+  bool poked = false;              // waiting: a stop concerns its chain (it must go on and unwind)
+  bool may_unwind = false;         // waiting at_join: the join may unwind (not already cleaning up)
+  std::uint64_t born = 0;          // when it started (0 for fiber 0): older points are offered first
+  // waiting: its exceptions being handled (the C++ runtime's list is per thread).
+  void* eh_caught = nullptr;
+  unsigned int eh_uncaught = 0;
+  // Its C++ stack (fibers 1..): a guard page, then stack_size bytes.
+  char* stack_mem = nullptr;
+  std::size_t stack_size = 0;
+  // Sanitizers' view of its stack (annotations; see fiber.cpp).
+  const void* asan_bottom = nullptr;
+  std::size_t asan_size = 0;
+  void* tsan = nullptr;
+  ~fiber_slot();
+};
+
 struct worker_impl : worker {
   // --- touched by other workers ---
   // The worker that asks this one for work (one at a time; others retry
@@ -98,7 +136,17 @@ struct worker_impl : worker {
   worker_stats stats;
   activity act = activity::idle;
   std::chrono::steady_clock::time_point since;
-  int depth = 0;  // pieces running nested on this worker
+  int depth = 0;  // pieces running nested on the running fiber
+  // Fibers (TASCELL_WAIT=suspend; fiber.cpp). seg_shift: log2 of the bytes of
+  // a node-stack segment (26: the whole region, one fiber).
+  unsigned seg_shift = 26;
+  bool suspend = false;           // TASCELL_WAIT=suspend
+  int running = 0;                // the running fiber's slot
+  int waiting = 0;                // fibers waiting (not running, not free)
+  std::uint64_t fiber_clock = 0;  // for fiber_slot::born and since
+  int switch_from = 0;            // the fiber that switched last
+  void* tsan_exited = nullptr;    // a fiber that has just ended (destroyed by the next one)
+  fiber_slot fibers[max_fibers];
   // Steal-back from another process: refusals in a row, and no new try
   // before this time.
   unsigned remote_back_refusals = 0;
@@ -150,12 +198,29 @@ inline char* stack_base(worker* w) { return reinterpret_cast<char*>(w) + stack_o
 // The ctx of an empty chain on w.
 inline ctx empty_chain(worker* w) { return after(stack_base(w)); }
 
+// The fiber whose node segment holds p (a node, or the free end of a chain:
+// a segment ends with a guard page, so its free end never reaches the next).
+inline int segment_of(const void* p) {
+  auto a = reinterpret_cast<std::uintptr_t>(p);
+  auto* w = reinterpret_cast<worker_impl*>(a & ~(region_bytes - 1));
+  return static_cast<int>((a & (region_bytes - 1)) >> w->seg_shift);
+}
+// Where the node segment of fiber k of w starts.
+inline char* segment_base(worker_impl* w, int k) {
+  return k == 0 ? stack_base(w) : reinterpret_cast<char*>(w) + (std::uintptr_t(k) << w->seg_shift);
+}
+// Where the segment that holds p starts.
+inline char* segment_base_of(const void* p) {
+  auto a = reinterpret_cast<std::uintptr_t>(p);
+  return segment_base(reinterpret_cast<worker_impl*>(a & ~(region_bytes - 1)), segment_of(p));
+}
+
 // Calls f(entry) for each node of the chain below c, newest first, until f
-// returns false.
+// returns false. The chain ends at the base of c's segment (its fiber's).
 template <class F>
 void walk_chain(ctx c, F&& f) {
   char* end = free_of(c);
-  char* base = stack_base(worker_of(c));
+  char* base = segment_base_of(end);
   while (end > base) {
     std::uintptr_t word;
     __builtin_memcpy(&word, end - sizeof word, sizeof word);
@@ -179,6 +244,28 @@ point_aux* get_aux(worker_impl* w, spawn_point* p);
 void stop_point(worker_impl* w, point_aux* a, task* spare);
 // Reports cancel_up to the victim when p is the piece's own point on a thief.
 void propagate_cancel(worker_impl* w, spawn_point* p);
+
+// --- fiber.cpp ---
+// The aux stack of fiber k (the running fiber's is w->aux_stack).
+inline std::vector<point_aux*>& aux_stack_of(worker_impl* w, int k) {
+  return k == w->running ? w->aux_stack : w->fibers[k].aux;
+}
+// TASCELL_WAIT=suspend, at the join of aux a (chain top c): runs piece u on
+// free fiber k, or (u == nullptr) lets waiting fiber k go on; the running
+// fiber waits at the join meanwhile. Returns when it runs again.
+// may_unwind: the join may throw stop_signal (it is not already cleaning up).
+void suspend_at_join(worker_impl* w, ctx c, point_aux* a, bool may_unwind, task* u, int k);
+// A waiting fiber that may go on now, oldest first: its join's pieces are
+// all done, or a stop concerns it, or (with any_waiting) it waits at a poll;
+// or -1.
+int ready_fiber(worker_impl* w, bool any_waiting);
+// A free fiber slot (its C++ stack reserved), or -1.
+int free_fiber(worker_impl* w);
+// Lets waiting fiber k go on; the running fiber waits at a poll (it may go on
+// at any time), or idle (fiber 0 in the idle loop), with its chain top at c.
+void yield_to(worker_impl* w, ctx c, int k, bool idle);
+// serve(): notes the waiting fibers that a stop concerns.
+void poke_stopped(worker_impl* w);
 
 // --- request.cpp ---
 // Asks `victim` for work (targeted at `wanted`, or any). Serves this worker's

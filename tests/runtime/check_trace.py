@@ -18,8 +18,9 @@ Checks:
   such piece starts after it was given (the clocks are aligned); each was
   seen arriving by the message thread of the process that ran it;
 - the counts agree with TASCELL_STATS, summed over root calls and processes
-  (pieces given, requests sent and refused), and the "all" rows rank 0
-  prints are the sums of the processes' rows.
+  (pieces given, requests sent and refused, joins suspended), and the "all"
+  rows rank 0 prints are the sums of the processes' rows; no more
+  suspensions than resumptions (TASCELL_WAIT=suspend).
 
 usage: check_trace.py [--mpirun MPIEXEC --np N --tool TASCELL_TRACE] [--env NAME=VALUE]... [--expect INSTANT]...
                       WORKERS PROGRAM ARGS...
@@ -33,7 +34,7 @@ import subprocess
 import sys
 import tempfile
 
-COUNT_COLUMNS = ["req_sent", "refused", "served", "declined", "given", "received", "stealbk"]
+COUNT_COLUMNS = ["req_sent", "refused", "served", "declined", "given", "received", "stealbk", "suspend"]
 
 
 def fail(text):
@@ -45,9 +46,9 @@ def stats_rows(stderr, name):
     rows = []
     for line in stderr.splitlines():
         cols = line.split()
-        # name work idle wait stlbk give req_sent refused served declined given received stealbk [...]
-        if len(cols) >= 13 and cols[0] == name:
-            rows.append(dict(zip(COUNT_COLUMNS, map(int, cols[6:13]))))
+        # name work idle wait stlbk give req_sent refused served declined given received stealbk suspend [...]
+        if len(cols) >= 14 and cols[0] == name:
+            rows.append(dict(zip(COUNT_COLUMNS, map(int, cols[6:14]))))
     return rows
 
 
@@ -180,6 +181,13 @@ def main():
         problems.append("%d requests, but TASCELL_STATS counts %d" % (instants["request"], requests))
     if instants["refused"] != refused:
         problems.append("%d refusals, but TASCELL_STATS counts %d" % (instants["refused"], refused))
+    suspends = sum(r["suspend"] for r in totals)
+    if instants["suspend"] != suspends:
+        problems.append("%d suspensions, but TASCELL_STATS counts %d" % (instants["suspend"], suspends))
+    # Every fiber that waited went on again before the end of its root call
+    # (a fiber's first start is noted as a resume too).
+    if instants["resume"] < instants["suspend"]:
+        problems.append("%d suspensions but only %d resumptions" % (instants["suspend"], instants["resume"]))
     if several:
         alls = stats_rows(p.stderr, "all")
         if not alls:
@@ -193,9 +201,9 @@ def main():
     if given == 0:
         fail("no piece was handed over: nothing was checked")
     print("trace ok: %d spans on %d tracks of %d processes, %d pieces handed over (each started once, %d between "
-          "processes), %d requests, %d refused, %d messages sent between processes"
+          "processes), %d requests, %d refused, %d messages sent between processes, %d suspensions"
           % (sum(len(x) for x in spans.values()), len(spans), max(1, len(process_names)), given, between,
-             requests, refused, sent))
+             requests, refused, sent, suspends))
 
 
 if __name__ == "__main__":

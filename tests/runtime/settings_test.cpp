@@ -76,6 +76,9 @@ TEST(Settings, BadValuesNameTheVariableTheValueAndWhatIsAllowed) {
     EXPECT_EQ(refusal("TASCELL_INCUMBENT", bad),
               std::string("tascell: bad setting TASCELL_INCUMBENT=\"") + bad +
                   "\": expected broadcast, random:x or lifeline:l with x, l whole numbers from 1 to 64");
+  EXPECT_EQ(refusal("TASCELL_WAIT", "yield"),
+            "tascell: bad setting TASCELL_WAIT=\"yield\": expected nest (run other work above the join) or "
+            "suspend (suspend the join on its own fiber)");
 }
 
 TEST(Settings, ProcessSettingsAreRead) {
@@ -92,7 +95,7 @@ TEST(Settings, ProcessSettingsAreRead) {
 
 TEST(Settings, GoodValuesAreRead) {
   scoped_env a("TASCELL_WORKERS", "7"), b("TASCELL_VICTIM", "random"), c("TASCELL_STATS", "yes"),
-      d("TASCELL_SEED", "42"), e("TASCELL_STACK_MB", "16"), f("TASCELL_PIN", "off");
+      d("TASCELL_SEED", "42"), e("TASCELL_STACK_MB", "16"), f("TASCELL_PIN", "off"), g("TASCELL_WAIT", "suspend");
   settings s = settings::from_environment();
   EXPECT_EQ(s.workers, 7);
   EXPECT_EQ(s.victim, tascell::detail::victim_choice::random);
@@ -100,7 +103,12 @@ TEST(Settings, GoodValuesAreRead) {
   EXPECT_EQ(s.seed, 42u);
   EXPECT_EQ(s.stack_bytes, std::size_t{16} << 20);
   EXPECT_FALSE(s.pin);
+  EXPECT_EQ(s.wait, tascell::detail::wait_mode::suspend);
   EXPECT_EQ(s.describe(),
             "TASCELL_WORKERS=7 TASCELL_VICTIM=random TASCELL_SEED=42 TASCELL_STACK_MB=16 TASCELL_PIN=0 "
-            "TASCELL_STATS=1");
+            "TASCELL_STATS=1 TASCELL_WAIT=suspend");
+  {
+    scoped_env h("TASCELL_WAIT", "nest");
+    EXPECT_EQ(settings::from_environment().wait, tascell::detail::wait_mode::nest);
+  }
 }

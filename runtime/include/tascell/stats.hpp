@@ -20,6 +20,7 @@ struct worker_stats {
   std::int64_t pieces_given = 0;
   std::int64_t pieces_received = 0;
   std::int64_t steal_backs = 0;       // pieces received from the thief of a piece being waited for
+  std::int64_t suspends = 0;          // TASCELL_WAIT=suspend: times a fiber was switched out to run another
 
   worker_stats& operator+=(const worker_stats& o);
 };

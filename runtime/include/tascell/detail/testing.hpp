@@ -15,6 +15,9 @@ void send_raw_for_testing(int rank, std::string bytes);
 // or empty when it does not pin (TASCELL_PIN=0, or not enough CPUs for the
 // processes of the run on this machine). Starts the runtime.
 std::vector<int> pinned_cpus_for_testing();
+// Turns steal-back at joins off (and on again), so that tests of
+// TASCELL_WAIT=suspend see joins suspend in one process too.
+void steal_back_for_testing(bool on);
 // This process among those of the run on its machine: {local rank, local size}.
 std::pair<int, int> local_rank_for_testing();
 
