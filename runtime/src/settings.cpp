@@ -1,6 +1,8 @@
 #include "settings.hpp"
 
 #include <charconv>
+#include <initializer_list>
+#include <utility>
 #include <cstdlib>
 #include <sstream>
 #include <string_view>
@@ -33,6 +35,18 @@ std::int64_t integer(const char* name, std::int64_t lo, std::int64_t hi, std::in
   return x;
 }
 
+// One of a few words, each naming a value.
+template <class E>
+E choice(const char* name, E dflt, std::initializer_list<std::pair<std::string_view, E>> words,
+         const char* allowed) {
+  const char* v = env(name);
+  if (!v) return dflt;
+  std::string_view x(v);
+  for (const auto& [word, value] : words)
+    if (x == word) return value;
+  refuse(name, x, allowed);
+}
+
 bool boolean(const char* name, bool dflt) {
   const char* v = env(name);
   if (!v) return dflt;
@@ -50,57 +64,34 @@ settings settings::from_environment() {
   s.workers = static_cast<int>(integer("TASCELL_WORKERS", 1, 4096, hw ? hw : 1,
                                        "a whole number of workers from 1 to 4096"));
   s.stats = boolean("TASCELL_STATS", false);
-  if (const char* v = env("TASCELL_VICTIM")) {
-    std::string_view x(v);
-    if (x == "loaded") s.victim = victim_choice::loaded;
-    else if (x == "random") s.victim = victim_choice::random;
-    else refuse("TASCELL_VICTIM", x, "loaded (a worker that holds work) or random");
-  }
+  s.victim = choice("TASCELL_VICTIM", s.victim,
+                    {{"loaded", victim_choice::loaded}, {"random", victim_choice::random}},
+                    "loaded (a worker that holds work) or random");
   s.seed = static_cast<std::uint64_t>(
       integer("TASCELL_SEED", 0, INT64_MAX, 0, "a non-negative whole number (0: from the clock)"));
   s.stack_bytes = static_cast<std::size_t>(
                       integer("TASCELL_STACK_MB", 1, 65536, 64, "a stack size in MiB from 1 to 65536")) *
                   (std::size_t{1} << 20);
   s.pin = boolean("TASCELL_PIN", true);
-  if (const char* v = env("TASCELL_WAIT")) {
-    std::string_view x(v);
-    if (x == "nest") s.wait = wait_mode::nest;
-    else if (x == "suspend") s.wait = wait_mode::suspend;
-    else refuse("TASCELL_WAIT", x,
-                "nest (run other work above the join) or suspend (suspend the join on its own fiber)");
-  }
+  s.wait = choice("TASCELL_WAIT", s.wait, {{"nest", wait_mode::nest}, {"suspend", wait_mode::suspend}},
+                  "nest (run other work above the join) or suspend (suspend the join on its own fiber)");
   if (const char* v = env("TASCELL_TRACE")) s.trace = v;
   s.trace_records = integer("TASCELL_TRACE_RECORDS", 1000, INT64_MAX / 64, 2'000'000,
                             "a number of trace records per worker, at least 1000");
-  if (const char* v = env("TASCELL_MPI")) {
-    std::string_view x(v);
-    if (x == "auto") s.mpi = mpi_use::automatic;
-    else if (x == "0" || x == "off") s.mpi = mpi_use::off;
-    else if (x == "1" || x == "on") s.mpi = mpi_use::on;
-    else refuse("TASCELL_MPI", x, "auto (use MPI when started by mpirun), 1 or 0");
-  }
-  if (const char* v = env("TASCELL_REMOTE_VICTIM")) {
-    std::string_view x(v);
-    if (x == "loaded") s.remote_victim = victim_choice::loaded;
-    else if (x == "random") s.remote_victim = victim_choice::random;
-    else refuse("TASCELL_REMOTE_VICTIM", x,
-                "loaded (the process with the highest load heard of) or random");
-  }
-  if (const char* v = env("TASCELL_REMOTE_GIVER")) {
-    std::string_view x(v);
-    if (x == "largest") s.remote_giver = giver_choice::largest;
-    else if (x == "random") s.remote_giver = giver_choice::random;
-    else refuse("TASCELL_REMOTE_GIVER", x,
-                "largest (the worker whose oldest work is shallowest in the task tree) or random");
-  }
-  if (const char* v = env("TASCELL_MSG_LOOP")) {
-    std::string_view x(v);
-    if (x == "adaptive") s.loop = message_loop::adaptive;
-    else if (x == "seed") s.loop = message_loop::seed;
-    else refuse("TASCELL_MSG_LOOP", x,
-                "adaptive (batches, several sends in flight, adaptive back-off) or seed (one send "
-                "in flight, 20 us sleep)");
-  }
+  s.mpi = choice("TASCELL_MPI", s.mpi,
+                 {{"auto", mpi_use::automatic}, {"0", mpi_use::off}, {"off", mpi_use::off}, {"1", mpi_use::on},
+                  {"on", mpi_use::on}},
+                 "auto (use MPI when started by mpirun), 1 or 0");
+  s.remote_victim = choice("TASCELL_REMOTE_VICTIM", s.remote_victim,
+                           {{"loaded", victim_choice::loaded}, {"random", victim_choice::random}},
+                           "loaded (the process with the highest load heard of) or random");
+  s.remote_giver = choice("TASCELL_REMOTE_GIVER", s.remote_giver,
+                          {{"largest", giver_choice::largest}, {"random", giver_choice::random}},
+                          "largest (the worker whose oldest work is shallowest in the task tree) or random");
+  s.loop = choice("TASCELL_MSG_LOOP", s.loop,
+                  {{"adaptive", message_loop::adaptive}, {"seed", message_loop::seed}},
+                  "adaptive (batches, several sends in flight, adaptive back-off) or seed (one send "
+                  "in flight, 20 us sleep)");
   if (const char* v = env("TASCELL_INCUMBENT")) {
     std::string_view x(v);
     auto param = [&](std::string_view prefix) {

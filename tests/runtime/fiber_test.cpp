@@ -35,6 +35,20 @@ struct no_steal_back {
 
 std::int64_t suspends() { return tascell::last_stats().total().suspends; }
 
+// Whether a join suspends depends on timing (under ThreadSanitizer with 10
+// repetitions none did once; with 2 repetitions on a loaded machine, none in
+// 80 either): with 2 workers or more, the repetitions go on until one has,
+// for up to 30 s more.
+struct until_suspended {
+  int reps;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  bool more(int r, std::int64_t suspended) const {
+    if (r < reps) return true;
+    return tascell::workers() >= 2 && suspended == 0 &&
+           std::chrono::steady_clock::now() - start < std::chrono::seconds(30);
+  }
+};
+
 struct tagged {
   int id;
 };
@@ -105,10 +119,8 @@ TEST(Fibers, ProgramsAnswerCorrectlyWhileJoinsSuspend) {
   int reps = test_env::repeat(50);
   std::int64_t suspended = 0;
   long wrong = 0;
-  // Whether a join suspends depends on timing (under ThreadSanitizer, with
-  // few repetitions, none did once): with 2 workers or more, go on until
-  // one has, up to 40 times the repetitions.
-  for (int r = 0; r < reps || (tascell::workers() >= 2 && suspended == 0 && r < 40 * reps); ++r) {
+  until_suspended go{reps};
+  for (int r = 0; go.more(r, suspended); ++r) {
     SCOPED_TRACE(r);
     if (tascell::root(programs::fib, 25) != 75025) ++wrong;
     suspended += suspends();
@@ -170,8 +182,8 @@ TEST(Fibers, WaitingInsideACatchHandlerKeepsItsException) {
   int reps = test_env::repeat(50);
   long wrong = 0;
   std::int64_t suspended = 0;
-  // Until a join has suspended (see above), up to 40 times the repetitions.
-  for (int r = 0; r < reps || (tascell::workers() >= 2 && suspended == 0 && r < 40 * reps); ++r) {
+  until_suspended go{reps};
+  for (int r = 0; go.more(r, suspended); ++r) {
     if (tascell::root(handlers, 0, 64) != 32 * programs::fib_serial(18) + 32) ++wrong;
     suspended += suspends();
   }

@@ -93,6 +93,19 @@ TEST(Settings, ProcessSettingsAreRead) {
   EXPECT_EQ(s.incumbent_param, 2);
 }
 
+TEST(Settings, EveryWordOfASettingIsRead) {
+  for (auto [word, want] : {std::pair{"auto", tascell::detail::mpi_use::automatic},
+                            std::pair{"0", tascell::detail::mpi_use::off}, std::pair{"off", tascell::detail::mpi_use::off},
+                            std::pair{"1", tascell::detail::mpi_use::on}, std::pair{"on", tascell::detail::mpi_use::on}}) {
+    scoped_env a("TASCELL_MPI", word);
+    EXPECT_EQ(settings::from_environment().mpi, want) << word;
+  }
+  scoped_env b("TASCELL_REMOTE_GIVER", "largest"), c("TASCELL_MSG_LOOP", "adaptive");
+  settings s = settings::from_environment();
+  EXPECT_EQ(s.remote_giver, tascell::detail::giver_choice::largest);
+  EXPECT_EQ(s.loop, tascell::detail::message_loop::adaptive);
+}
+
 TEST(Settings, GoodValuesAreRead) {
   scoped_env a("TASCELL_WORKERS", "7"), b("TASCELL_VICTIM", "random"), c("TASCELL_STATS", "yes"),
       d("TASCELL_SEED", "42"), e("TASCELL_STACK_MB", "16"), f("TASCELL_PIN", "off"), g("TASCELL_WAIT", "suspend");
