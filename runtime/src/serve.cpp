@@ -7,6 +7,8 @@
 // 3. Stops: if the running piece, or a @dowork in it, was stopped, unwind to
 //    it by throwing stop_signal (only where the caller allows unwinding).
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 #include "net/network.hpp"
 #include "runtime.hpp"
@@ -283,6 +285,31 @@ task* give(worker_impl* w, ctx c, worker_impl* thief) {
   return t;
 }
 
+}  // namespace
+
+bool release_request(worker_impl* w, worker_impl* r, task* answer) {
+  // Not a plain store of nullptr: at the end of a root call the message
+  // thread withdraws a proxy's request that is still unanswered
+  // (network::tend_proxies), and another thief may have claimed `requester`
+  // since; clearing it would lose that thief's request, and the thief would
+  // wait for ever.
+  worker_impl* expected = r;
+  if (!w->requester.compare_exchange_strong(expected, nullptr, std::memory_order_acq_rel,
+                                            std::memory_order_relaxed)) {
+    // Withdrawn: nobody waits for the answer. The root task has finished,
+    // so there was no work to give.
+    if (answer != refused) {
+      std::fprintf(stderr, "tascell: internal error: worker %d gave a piece to a withdrawn request\n", w->id);
+      std::abort();
+    }
+    return false;
+  }
+  r->reply.store(answer, std::memory_order_release);
+  return true;
+}
+
+namespace {
+
 void answer_request(worker_impl* w, ctx c, bool refuse) {
   worker_impl* r = w->requester.load(std::memory_order_acquire);
   if (!r) return;
@@ -296,17 +323,14 @@ void answer_request(worker_impl* w, ctx c, bool refuse) {
     }
   } catch (...) {
     w->set_activity(before);
-    w->requester.store(nullptr, std::memory_order_release);
-    r->reply.store(refused, std::memory_order_release);
+    release_request(w, r, refused);
     throw;
   }
   if (t) w->stats.requests_served++;
   else w->stats.requests_declined++;
   // Read before the reply: once it is out, the message thread may reuse r.
   bool proxy = r->remote_rank.load(std::memory_order_relaxed) >= 0;
-  w->requester.store(nullptr, std::memory_order_release);
-  r->reply.store(t ? t : refused, std::memory_order_release);
-  if (proxy) w->rt->net()->wake();  // the message thread sends it on
+  if (release_request(w, r, t ? t : refused) && proxy) w->rt->net()->wake();  // the message thread sends it on
 }
 
 // The oldest node of the running piece that must be unwound to, or nullptr.

@@ -242,6 +242,11 @@ point_aux* get_aux(worker_impl* w, spawn_point* p);
 // Stops the @dowork of aux: drops its work not started, tells its pieces
 // (except `spare`) to stop.
 void stop_point(worker_impl* w, point_aux* a, task* spare);
+// Ends the request of thief r that victim w has served: clears `requester`
+// and sends r the answer (a task or `refused`). Returns false, sending
+// nothing, when the request was withdrawn meanwhile (the message thread
+// withdraws a proxy's unanswered request when the root task has finished).
+bool release_request(worker_impl* w, worker_impl* r, task* answer);
 // Reports cancel_up to the victim when p is the piece's own point on a thief.
 void propagate_cancel(worker_impl* w, spawn_point* p);
 

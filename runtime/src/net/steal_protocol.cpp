@@ -337,7 +337,9 @@ bool network::tend_proxies() {
       if (t == no_reply) {
         if (rt_.root_done()) {
           // The workers are leaving the root call: withdraw the request
-          // unless the victim has taken it (then it answers).
+          // unless the victim has answered it. A victim that is answering
+          // it at this moment finds it withdrawn and sends nothing
+          // (release_request).
           worker_impl* expected = p->w;
           if (p->victim->requester.compare_exchange_strong(expected, nullptr,
                                                            std::memory_order_acq_rel)) {
