@@ -124,11 +124,18 @@ void free_aux(worker_impl* w, point_aux* a) {
   delete a;
 }
 
+// A join's wait. When it ends the worker computes again: it is no longer
+// hungry (help() may have said it was), or the message thread would go on
+// asking other processes for work, and waiting for it, on this worker's
+// core.
 struct wait_scope {
   worker_impl* w;
   activity before;
   explicit wait_scope(worker_impl* x) : w(x), before(x->act) { w->set_activity(activity::wait); }
-  ~wait_scope() { w->set_activity(before); }
+  ~wait_scope() {
+    w->set_activity(before);
+    w->hungry.store(false, std::memory_order_relaxed);
+  }
 };
 
 }  // namespace
@@ -147,11 +154,12 @@ task* join(ctx c, spawn_point& p) {
     }
   } catch (...) {
     // An older node is being unwound (or the runtime failed): stop this
-    // @dowork too, wait for its pieces, and let the exception go on.
+    // @dowork too and wait for its pieces; the exception goes on from
+    // release(), after the caller has merged them (every update that
+    // completed counts, also in a piece that was stopped).
     stop_point(w, a, nullptr);
     drain(w, c, a);
-    free_aux(w, a);
-    throw;
+    a->rethrow = std::current_exception();
   }
   (void)p;
   return a->given;
@@ -185,16 +193,10 @@ task* unwind(ctx c, spawn_point& p) {
     wait_scope ws(w);
     drain(w, c, a);
   }
-  if (target && target != &p) {
-    free_aux(w, a);
-    std::rethrow_exception(e);
-  }
-  if (a->error) {
-    std::exception_ptr err = a->error;
-    free_aux(w, a);
-    std::rethrow_exception(err);
-  }
-  a->cancelled = true;  // completes normally with what finished
+  // The pieces are merged in every case (every update that completed
+  // counts, also in a piece that was stopped); release() then rethrows.
+  if (target && target != &p) a->rethrow = e;  // an older node is being unwound
+  else if (!a->error) a->cancelled = true;     // completes normally with what finished
   return a->given;
 }
 
@@ -204,7 +206,9 @@ bool release(ctx c, spawn_point& p) {
   point_aux* a = w->aux_stack.back();
   bool cancelled = a->cancelled;
   std::exception_ptr err = a->error;
+  std::exception_ptr again = a->rethrow;
   free_aux(w, a);
+  if (again) std::rethrow_exception(again);
   if (err) std::rethrow_exception(err);
   return cancelled;
 }

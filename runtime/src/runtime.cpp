@@ -466,10 +466,12 @@ void process_row(const char* name, const process_figures& f) {
 void runtime::print_stats(const run_stats& r) const {
   std::fprintf(stderr,
                "tascell stats: rank %d of %d: root call %.3f s, %d workers, %lld messages in %lld MPI sends, "
-               "%lld bytes sent, %zu pieces from other processes\n",
+               "%lld bytes sent, %zu pieces from other processes%s\n",
                r.rank, r.processes, r.seconds, size(), static_cast<long long>(r.messages_sent),
                static_cast<long long>(r.batches_sent), static_cast<long long>(r.bytes_sent),
-               r.remote_steal_ns.size());
+               r.remote_steal_ns.size(),
+               !net_ ? "" : net_->realtime() ? "; message thread at real-time priority"
+                                             : "; message thread at normal priority");
   stats_header("worker");
   for (std::size_t i = 0; i < r.workers.size(); ++i) stats_row(std::to_string(i).c_str(), r.workers[i]);
   stats_row("total", r.total());

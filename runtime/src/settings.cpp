@@ -92,6 +92,10 @@ settings settings::from_environment() {
                   {{"adaptive", message_loop::adaptive}, {"seed", message_loop::seed}},
                   "adaptive (batches, several sends in flight, adaptive back-off) or seed (one send "
                   "in flight, 20 us sleep)");
+  s.priority = choice("TASCELL_MSG_PRIORITY", s.priority,
+                      {{"auto", msg_priority::automatic}, {"realtime", msg_priority::realtime},
+                       {"normal", msg_priority::normal}},
+                      "auto (real-time when the system allows it), realtime or normal");
   if (const char* v = env("TASCELL_INCUMBENT")) {
     std::string_view x(v);
     auto param = [&](std::string_view prefix) {

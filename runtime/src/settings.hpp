@@ -11,6 +11,9 @@ enum class victim_choice { loaded, random };
 enum class giver_choice { largest, random };
 enum class mpi_use { automatic, off, on };
 enum class message_loop { adaptive, seed };
+// The message thread's scheduling: real-time (SCHED_FIFO) when the system
+// allows it (auto) or always (realtime: an error otherwise), or normal.
+enum class msg_priority { automatic, realtime, normal };
 enum class spread { broadcast, random, lifeline };
 // What a worker does at a join when it cannot steal back: run other work
 // nested above the join (nest), or suspend the join on a fiber of its own and
@@ -30,6 +33,7 @@ struct settings {
   victim_choice remote_victim = victim_choice::loaded;  // TASCELL_REMOTE_VICTIM
   giver_choice remote_giver = giver_choice::largest;    // TASCELL_REMOTE_GIVER
   message_loop loop = message_loop::adaptive;           // TASCELL_MSG_LOOP
+  msg_priority priority = msg_priority::automatic;      // TASCELL_MSG_PRIORITY
   spread incumbent = spread::broadcast;     // TASCELL_INCUMBENT
   int incumbent_param = 0;                  // x of random:x, l of lifeline:l
   std::string trace;                        // TASCELL_TRACE: a path, or empty

@@ -33,6 +33,9 @@ struct point_aux {
   bool cancelled = false;           // stopped by cancel(): completes normally
   bool unwind_owner = false;        // the owner's running part must stop at its next poll
   std::exception_ptr error;         // the first exception of the @dowork
+  // An exception that passed through the @dowork (a stop aimed at an older
+  // node): release() rethrows it once the pieces are merged.
+  std::exception_ptr rethrow;
   bool at_join = false;             // the owner has finished its own part and waits
 };
 

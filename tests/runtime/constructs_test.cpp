@@ -2,6 +2,7 @@
 // program computes, whatever the worker count of this run.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -14,6 +15,8 @@
 #include <vector>
 
 #include <tascell/tascell.hpp>
+
+#include "test_env.hpp"
 
 namespace {
 
@@ -415,28 +418,33 @@ TEST(Exceptions, WindsRunTheirAfterOnTheWayOut) {
 
 // --- cancellation ---
 
+// Repeated: an update lost in a piece stolen from a piece that was then
+// stopped showed up once in about a hundred runs on a loaded machine.
 TEST(Cancel, StopsTheInnermostDoworkAndCompletesNormally) {
-  const std::int64_t n = 2'000'000;
-  std::atomic<std::int64_t> ran{0};
-  std::int64_t sum = tascell::root([&](ctx c) {
-    std::int64_t s = 0;
-    tascell::dowork_for(c, tascell::range(0, n), tascell::reduce<tascell::op::plus>(s),
-                        [&](ctx c, std::int64_t i, std::int64_t& s) {
-                          ran.fetch_add(1, std::memory_order_relaxed);
-                          s += 1;
-                          if (i == 1000) {
-                            tascell::cancel(c);
-                            EXPECT_TRUE(tascell::cancelled(c));
-                          }
-                          volatile int x = 0;
-                          for (int k = 0; k < 100; ++k) x = x + 1;
-                        });
-    return s;
-  });
-  EXPECT_LT(ran.load(), n / 2);
-  // Every iteration that ran completed its update (none is stopped mid-way
-  // here: the body has no poll after its update).
-  EXPECT_EQ(sum, ran.load());
+  for (int rep = 0; rep < std::min(test_env::repeat(10), 10); ++rep) {
+    const std::int64_t n = 2'000'000;
+    std::atomic<std::int64_t> ran{0};
+    std::int64_t sum = tascell::root([&](ctx c) {
+      std::int64_t s = 0;
+      tascell::dowork_for(c, tascell::range(0, n), tascell::reduce<tascell::op::plus>(s),
+                          [&](ctx c, std::int64_t i, std::int64_t& s) {
+                            ran.fetch_add(1, std::memory_order_relaxed);
+                            s += 1;
+                            if (i == 1000) {
+                              tascell::cancel(c);
+                              EXPECT_TRUE(tascell::cancelled(c));
+                            }
+                            volatile int x = 0;
+                            for (int k = 0; k < 100; ++k) x = x + 1;
+                          });
+      return s;
+    });
+    EXPECT_LT(ran.load(), n / 2);
+    // Every iteration that ran completed its update (none is stopped mid-way
+    // here: the body has no poll after its update), also those of pieces that
+    // were stopped.
+    EXPECT_EQ(sum, ran.load()) << "repetition " << rep;
+  }
 }
 
 TEST(Cancel, OnlyTheInnermostDoworkStops) {

@@ -72,6 +72,9 @@ TEST(Settings, BadValuesNameTheVariableTheValueAndWhatIsAllowed) {
   EXPECT_EQ(refusal("TASCELL_MSG_LOOP", "fast"),
             "tascell: bad setting TASCELL_MSG_LOOP=\"fast\": expected adaptive (batches, several sends in "
             "flight, adaptive back-off) or seed (one send in flight, 20 us sleep)");
+  EXPECT_EQ(refusal("TASCELL_MSG_PRIORITY", "high"),
+            "tascell: bad setting TASCELL_MSG_PRIORITY=\"high\": expected auto (real-time when the system allows "
+            "it), realtime or normal");
   for (const char* bad : {"random", "random:0", "lifeline:x", "lifeline:65", "gossip"})
     EXPECT_EQ(refusal("TASCELL_INCUMBENT", bad),
               std::string("tascell: bad setting TASCELL_INCUMBENT=\"") + bad +
@@ -104,6 +107,13 @@ TEST(Settings, EveryWordOfASettingIsRead) {
   settings s = settings::from_environment();
   EXPECT_EQ(s.remote_giver, tascell::detail::giver_choice::largest);
   EXPECT_EQ(s.loop, tascell::detail::message_loop::adaptive);
+  EXPECT_EQ(s.priority, tascell::detail::msg_priority::automatic);  // the default
+  for (auto [word, want] : {std::pair{"auto", tascell::detail::msg_priority::automatic},
+                            std::pair{"realtime", tascell::detail::msg_priority::realtime},
+                            std::pair{"normal", tascell::detail::msg_priority::normal}}) {
+    scoped_env d("TASCELL_MSG_PRIORITY", word);
+    EXPECT_EQ(settings::from_environment().priority, want) << word;
+  }
 }
 
 TEST(Settings, GoodValuesAreRead) {

@@ -414,10 +414,11 @@ struct parts_site {
                     : false) && ...);
       }(std::make_index_sequence<N - 2>{});
     } catch (...) {
-      // unwind() returns only when the @dowork completes normally (a cancel
-      // aimed at it). The merge below is shared with the join's: one copy
-      // of it per site keeps the frame small, and GCC inlines more of a
-      // recursion (docs/performance.md).
+      // unwind() returns the pieces, to be merged whatever happens next
+      // (release() rethrows unless the @dowork completes normally). The
+      // merge below is shared with the join's: one copy of it per site
+      // keeps the frame small, and GCC inlines more of a recursion
+      // (docs/performance.md).
       pieces = unwind(in, p->sp);
       goto merge;
     }
@@ -650,7 +651,7 @@ struct loop_site {
     try {
       iterate(in, p, body, cl, r.first, r.step);
     } catch (...) {
-      pieces = unwind(in, p->sp);  // returns only when the loop completes normally
+      pieces = unwind(in, p->sp);  // merged below; release() rethrows unless the loop completes normally
       goto merge;
     }
     if (worker_of(c)->aux_owner != &p->sp) [[likely]] return;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <time.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -271,10 +272,11 @@ void network::send_raw(int to, std::string bytes) {
 
 namespace {
 // Asks the scheduler for a short time slice (Linux 6.12 and later, EEVDF):
-// a thread with a short slice preempts a busy worker on its core as soon as
-// it wakes, instead of waiting for the worker's slice to end. Older kernels
-// refuse; the thread then runs with the default slice. Also asks for 1 us of
-// timer slack: by default a timer may fire up to 50 us late.
+// a thread with a short slice preempts a busy worker on its core when it
+// wakes more often than one with the default slice, though not always (see
+// take_priority). Older kernels refuse; the thread then runs with the
+// default slice. Also asks for 1 us of timer slack: by default a timer may
+// fire up to 50 us late.
 void ask_for_prompt_wakeups() {
   struct {
     std::uint32_t size;
@@ -293,9 +295,43 @@ void ask_for_prompt_wakeups() {
 }
 }  // namespace
 
+// TASCELL_MSG_PRIORITY: the message thread at the lowest real-time priority
+// (SCHED_FIFO 1), so that it runs the moment it wakes. A thread of normal
+// priority that wakes on a core where a worker computes may wait for the end
+// of the worker's time slice: the kernel's scheduler (EEVDF) lets a thread
+// that has just run wait until it is owed time again. On this machine that
+// was the 0.5-1 ms tail of steals between processes: with real-time
+// priority, the 90th percentile of the steal round trip fell from 576 to
+// 91 us (docs/performance.md). The thread sleeps whenever it has nothing to
+// do, so it takes from the workers only the time its work needs; threads it
+// creates (Open MPI's) start with normal priority (SCHED_RESET_ON_FORK).
+void network::take_priority() {
+  if (cfg_.priority == msg_priority::normal) return;
+  sched_param sp{};
+  sp.sched_priority = sched_get_priority_min(SCHED_FIFO);
+  if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) == 0) {
+    realtime_ = true;
+    return;
+  }
+  int err = errno;
+  if (cfg_.priority == msg_priority::realtime)
+    init_error_ = "tascell: rank " + std::to_string(rank_) +
+                  ": TASCELL_MSG_PRIORITY=realtime, but the message thread cannot have real-time priority "
+                  "(sched_setscheduler: " + std::strerror(err) +
+                  "); it needs CAP_SYS_NICE or a real-time priority limit of at least 1 (ulimit -r; rtprio "
+                  "in /etc/security/limits.conf). TASCELL_MSG_PRIORITY=auto runs without it.";
+}
+
+void network::set_realtime(bool on) {
+  sched_param sp{};
+  sp.sched_priority = on ? sched_get_priority_min(SCHED_FIFO) : 0;
+  if (sched_setscheduler(0, (on ? SCHED_FIFO : SCHED_OTHER) | SCHED_RESET_ON_FORK, &sp) == 0) demoted_ = !on;
+}
+
 void network::thread_main() {
   ask_for_prompt_wakeups();
   init_mpi();
+  if (init_error_.empty()) take_priority();
   {
     std::lock_guard<std::mutex> g(ready_m_);
     ready_ = true;
@@ -314,9 +350,13 @@ void network::thread_main() {
     if (others != rung_by_others_) quiet_ = 0;
     rung_by_others_ = others;
     bool progress = false;
-    progress |= receive_all();
+    posted_local_ = filled_inbox_ = false;
+    // What workers handed over first (a piece a proxy got goes out before
+    // this turn's probes), then what arrived.
     progress |= take_events();
     progress |= tend_proxies();
+    progress |= flush();
+    progress |= receive_all();
     progress |= ask_for_work();
     progress |= tend_root();
     progress |= flush();
@@ -327,8 +367,18 @@ void network::thread_main() {
       synced_ = true;
       sync_cv_.notify_all();
     }
-    if (!progress) pause();
-    else if (asleep_) note_span(false);
+    if (!progress) {
+      pause();
+    } else if (cfg_.loop == message_loop::adaptive && (posted_local_ || filled_inbox_)) {
+      // A local worker has something to do that the next turn would only
+      // wait for: let it have the core now (the message thread shares it
+      // with a worker when processes are bound to cores). Its answer to a
+      // proxy rings the bell; hungry workers yield, so work in the inbox
+      // starts at once.
+      pause();
+    } else if (asleep_) {
+      note_span(false);
+    }
   }
   if (tracing_) note_span(false);
   // At exit (the runtime has detached: every event is sent on): let the
@@ -365,8 +415,8 @@ void network::thread_main() {
 //    send is still in flight;
 //  - otherwise twice as long after every quiet turn, up to 1 ms;
 //  - while a request of this process is out and every worker is idle
-//    (nothing else wants the core): no sleep at all when the answer comes
-//    from another machine; on the bell when it rings;
+//    (nothing else wants the core): no sleep at all, whether the answer
+//    rings or not (a wake-up costs more than the rest of the steal);
 //  - between root calls, or alone, 2 ms;
 //  - after the bell rang, the back-off starts over at 20 us: a message rung
 //    for may become visible to MPI_Iprobe only later (a receiver spinning
@@ -381,10 +431,20 @@ void network::pause() {
     return;
   }
   auto polled = [&](int r) { return !bell_.rings_for(r); };
-  if (asking_seq_ != 0 && all_hungry() && polled(asking_rank_)) {
+  // A request for work is out and every worker is idle: nothing else wants
+  // this process's cores, so look again at once instead of sleeping, even
+  // when the answer will ring. On this machine a futex wake from another
+  // core took 14 us (median, the core busy) to 32 us (idle), a thread that
+  // yields in a loop saw the change after 2 us (bench/mpi/wake_latency.cpp).
+  // Not at real-time priority: its sched_yield() would not let the workers
+  // run, and a loop of short timed sleeps took 95% of its core in this VM
+  // (timers are dear here), starving a worker that had work to start.
+  if (asking_seq_ != 0 && all_hungry()) {
+    if (realtime_ && !demoted_) set_realtime(false);
     sched_yield();
     return;
   }
+  if (demoted_) set_realtime(true);
   long us;
   if (!in_root_ || size_ < 2) {
     us = quiet_ < 4 ? 20L << quiet_ : 2000;  // just rung by another process: look again soon
@@ -517,6 +577,10 @@ bool network::receive_all() {
       fatal("MPI_Recv from rank " + std::to_string(st.MPI_SOURCE) + " failed: " + mpi_error(rc));
     handle_batch(st.MPI_SOURCE, buf);
     any = true;
+    // A local worker has been given something to do (a request to answer,
+    // work to start) and may share this thread's core: let it run first;
+    // the next turn looks for more.
+    if (posted_local_ || filled_inbox_) return any;
   }
 }
 

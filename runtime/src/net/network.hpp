@@ -41,6 +41,8 @@ class network {
   // This process among the processes of the run on the same machine.
   int local_rank() const { return local_rank_; }
   int local_size() const { return local_size_; }
+  // The message thread runs at real-time priority (TASCELL_MSG_PRIORITY).
+  bool realtime() const { return realtime_; }
   // How this process's CPUs (its affinity) relate to those of the other
   // processes of the run on this machine.
   enum class cpu_sharing { alone, same, disjoint, overlapping };
@@ -64,7 +66,11 @@ class network {
   void wake();
   // A request of this process for work is out: idle workers should stay
   // awake for the answer.
-  bool expecting_work() const { return expecting_.load(std::memory_order_relaxed); }
+  // (Until a worker has taken the answer: a worker that naps then would
+  // start it tens of microseconds late.)
+  bool expecting_work() const {
+    return expecting_.load(std::memory_order_relaxed) || inbox_.load(std::memory_order_relaxed) != nullptr;
+  }
   // The runtime's workers exist: the message thread may look at them.
   void attach() { attached_.store(true, std::memory_order_release); }
   // The workers are about to go: sends on what workers posted last (the
@@ -135,6 +141,8 @@ class network {
 
   void thread_main();
   void init_mpi();
+  void take_priority();  // TASCELL_MSG_PRIORITY
+  void set_realtime(bool on);  // leaves real-time priority for a while, or takes it again
   void check_same_binary();
   void align_clocks();
   // Waits until the message thread has sent on every event posted so far.
@@ -268,6 +276,13 @@ class network {
   std::mutex trace_m_;
   trace_buffer trace_;  // under trace_m_
   bool sync_asked_ = false;      // a sync event was taken: done after the next flush
+  // This turn of the loop asked a local worker for work on behalf of
+  // another process (its answer rings the bell), or put work from another
+  // process into the inbox for idle workers.
+  bool realtime_ = false;  // the message thread runs at real-time priority
+  bool demoted_ = false;   // ... but has left it while it waits for work, spinning
+  bool posted_local_ = false;
+  bool filled_inbox_ = false;
   std::mutex sync_m_;
   std::condition_variable sync_cv_;
   bool synced_ = false;

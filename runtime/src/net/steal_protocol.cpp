@@ -131,6 +131,7 @@ void network::on_work(int from, reader& r) {
     refusals_ = 0;
     t->asked_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(asking_since_.time_since_epoch()).count();
     inbox_.store(t, std::memory_order_release);
+    filled_inbox_ = true;
     // Hungry workers may be asleep in their back-off.
     rt_.wake_workers();
     return;
@@ -272,6 +273,7 @@ bool network::ask_local(proxy& p) {
                                               std::memory_order_relaxed))
       return false;
     p.victim = v;
+    posted_local_ = true;
     v->attention.store(1, std::memory_order_release);
     rt_.wake_workers();  // it may be napping at a join
     return true;

@@ -27,20 +27,23 @@ struct stop_signal {
 // Waits until every piece given away from p has finished, helping meanwhile
 // (steal back from the thief, take other work), and returns the pieces,
 // newest first, to be merged. If an older node is being unwound meanwhile,
-// stops p's pieces, waits for them, releases p and rethrows. `c` is the ctx just above p.
+// stops p's pieces and waits for them: release() rethrows after the merge.
+// `c` is the ctx just above p.
 TASCELL_NOINLINE task* join(ctx c, spawn_point& p);
 
 // unwind(): called from `catch (...)` around a @dowork's own work. Stops the
 // @dowork (drops work not started, tells pieces given away to stop), waits
-// for the pieces. If the @dowork is to complete normally (the exception was
-// the stop_signal of a cancel aimed at p) returns its pieces to be merged;
-// otherwise releases p and rethrows: the first exception of the @dowork, or
-// a stop_signal aimed at an older node. `c` is the ctx just above p.
+// for the pieces and returns them to be merged: every update that completed
+// counts, also in a piece that was stopped. release() then rethrows, unless
+// the @dowork completes normally (the exception was the stop_signal of a
+// cancel aimed at p): the first exception of the @dowork, or a stop_signal
+// aimed at an older node. Without slow-path state (nothing to merge) it
+// rethrows at once. `c` is the ctx just above p.
 TASCELL_NOINLINE task* unwind(ctx c, spawn_point& p);
 
 // release(): after the pieces were merged. Frees them and p's slow-path
-// state; rethrows the first exception of a piece; returns true when the
-// @dowork was cancelled.
+// state; rethrows what unwind() or join() kept, or the first exception of a
+// piece; returns true when the @dowork was cancelled.
 TASCELL_NOINLINE bool release(ctx c, spawn_point& p);
 
 // A process-wide serial number for tasks (traces).
