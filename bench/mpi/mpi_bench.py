@@ -18,7 +18,12 @@
    the first, and the fiber switches per root call (TASCELL_STATS, column
    suspend of rank 0's "all" row).
 
-usage: mpi_bench.py --build-dir build/release/bench [--reps 5] [--only latency|speedup|wait]
+4. (--only priority) The steal round trip of 1. with the message thread at
+   normal priority and at real-time priority (TASCELL_MSG_PRIORITY=normal
+   and auto; auto is real-time only where the system allows it, see the
+   statistics line), runs interleaved: steals, median, p10, p90, p99.
+
+usage: mpi_bench.py --build-dir build/release/bench [--reps 5] [--only latency|speedup|wait|priority]
 """
 import argparse
 import os
@@ -61,6 +66,27 @@ def steal_latency(build, reps, out):
             out.append("| %s | 0 | - | - |" % loop)
             continue
         out.append("| %s | %d | %.1f | %.1f |" % (loop, len(xs), statistics.median(xs), percentile(xs, 0.99)))
+
+
+def priorities(build, reps, out):
+    prog = os.path.join(build, "mpi-steal-latency")
+    samples = {"normal": [], "auto": []}
+    for _ in range(reps):
+        for prio in samples:
+            text = run(MPIRUN + ["-np", "2", "-x", "TASCELL_WORKERS=1", "-x", "TASCELL_MSG_PRIORITY=" + prio,
+                                 prog, "27", "200"], ENV)
+            for line in text.splitlines():
+                m = re.search(r"steal_ns \d+((?: \d+)*)$", line)
+                if m:
+                    samples[prio] += [int(x) / 1000.0 for x in m.group(1).split()]
+    out.append("| TASCELL_MSG_PRIORITY | steals | median (us) | p10 | p90 | p99 |")
+    out.append("|---|---:|---:|---:|---:|---:|")
+    for prio, xs in samples.items():
+        if not xs:
+            out.append("| %s | 0 | - | - | - | - |" % prio)
+            continue
+        out.append("| %s | %d | %.1f | %.1f | %.1f | %.1f |" % (
+            prio, len(xs), statistics.median(xs), percentile(xs, 0.1), percentile(xs, 0.9), percentile(xs, 0.99)))
 
 
 def times(text):
@@ -142,9 +168,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--only", choices=["latency", "speedup", "wait"])
+    ap.add_argument("--only", choices=["latency", "speedup", "wait", "priority"])
     args = ap.parse_args()
     out = []
+    if args.only == "priority":
+        priorities(args.build_dir, args.reps, out)
+        print("\n".join(out))
+        return
     if args.only == "wait":
         waits(args.build_dir, args.reps, out)
         print("\n".join(out))

@@ -301,10 +301,12 @@ void ask_for_prompt_wakeups() {
 // of the worker's time slice: the kernel's scheduler (EEVDF) lets a thread
 // that has just run wait until it is owed time again. On this machine that
 // was the 0.5-1 ms tail of steals between processes: with real-time
-// priority, the 90th percentile of the steal round trip fell from 576 to
-// 91 us (docs/performance.md). The thread sleeps whenever it has nothing to
-// do, so it takes from the workers only the time its work needs; threads it
-// creates (Open MPI's) start with normal priority (SCHED_RESET_ON_FORK).
+// priority, the 90th percentile of the steal round trip fell from 568-665
+// to 81-261 us (docs/performance.md). The thread sleeps whenever it has
+// nothing to do, so it takes from the workers only the time its work needs;
+// threads it creates (Open MPI's) start with normal priority
+// (SCHED_RESET_ON_FORK). It leaves real-time priority while it spins
+// (pause()): a real-time thread that yields keeps its core.
 void network::take_priority() {
   if (cfg_.priority == msg_priority::normal) return;
   sched_param sp{};
@@ -436,9 +438,10 @@ void network::pause() {
   // when the answer will ring. On this machine a futex wake from another
   // core took 14 us (median, the core busy) to 32 us (idle), a thread that
   // yields in a loop saw the change after 2 us (bench/mpi/wake_latency.cpp).
-  // Not at real-time priority: its sched_yield() would not let the workers
-  // run, and a loop of short timed sleeps took 95% of its core in this VM
-  // (timers are dear here), starving a worker that had work to start.
+  // Not at real-time priority: a real-time thread's sched_yield() would not
+  // let the workers run (and a loop of 3 us sleeps instead took 95% of its
+  // core in this VM, starving a worker that had work to start), so the
+  // thread leaves it for the spin and takes it again before it sleeps.
   if (asking_seq_ != 0 && all_hungry()) {
     if (realtime_ && !demoted_) set_realtime(false);
     sched_yield();
