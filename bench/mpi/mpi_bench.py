@@ -48,17 +48,24 @@ def percentile(xs, q):
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def steal_latency(build, reps, out):
+def latency_samples(build, reps, setting, values):
+    """Steal round trips (us) of mpi-steal-latency 27 200 on 2 x 1 workers,
+    for each value of the setting, runs interleaved."""
     prog = os.path.join(build, "mpi-steal-latency")
-    samples = {"seed": [], "adaptive": []}
+    samples = {v: [] for v in values}
     for _ in range(reps):
-        for loop in samples:
-            text = run(MPIRUN + ["-np", "2", "-x", "TASCELL_WORKERS=1", "-x", "TASCELL_MSG_LOOP=" + loop,
+        for v in values:
+            text = run(MPIRUN + ["-np", "2", "-x", "TASCELL_WORKERS=1", "-x", "%s=%s" % (setting, v),
                                  prog, "27", "200"], ENV)
             for line in text.splitlines():
                 m = re.search(r"steal_ns \d+((?: \d+)*)$", line)
                 if m:
-                    samples[loop] += [int(x) / 1000.0 for x in m.group(1).split()]
+                    samples[v] += [int(x) / 1000.0 for x in m.group(1).split()]
+    return samples
+
+
+def steal_latency(build, reps, out):
+    samples = latency_samples(build, reps, "TASCELL_MSG_LOOP", ["seed", "adaptive"])
     out.append("| message loop | steals | median (us) | p99 (us) |")
     out.append("|---|---|---|---|")
     for loop, xs in samples.items():
@@ -69,16 +76,7 @@ def steal_latency(build, reps, out):
 
 
 def priorities(build, reps, out):
-    prog = os.path.join(build, "mpi-steal-latency")
-    samples = {"normal": [], "auto": []}
-    for _ in range(reps):
-        for prio in samples:
-            text = run(MPIRUN + ["-np", "2", "-x", "TASCELL_WORKERS=1", "-x", "TASCELL_MSG_PRIORITY=" + prio,
-                                 prog, "27", "200"], ENV)
-            for line in text.splitlines():
-                m = re.search(r"steal_ns \d+((?: \d+)*)$", line)
-                if m:
-                    samples[prio] += [int(x) / 1000.0 for x in m.group(1).split()]
+    samples = latency_samples(build, reps, "TASCELL_MSG_PRIORITY", ["normal", "auto"])
     out.append("| TASCELL_MSG_PRIORITY | steals | median (us) | p10 | p90 | p99 |")
     out.append("|---|---:|---:|---:|---:|---:|")
     for prio, xs in samples.items():
