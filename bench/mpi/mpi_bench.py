@@ -2,7 +2,7 @@
 """Several processes on this machine, measured side by side.
 
 1. Steal round trip between two processes (request sent -> work taken by a
-   worker, on the thief's clock), median and p99, for the seed's message
+   worker, on the thief's clock), median, p10, p90 and p99, for the seed's message
    loop (TASCELL_MSG_LOOP=seed: one send in flight, a fixed 20 us sleep) and
    ours (adaptive), runs interleaved.
 2. fib(35), n-queens(13) and UTS T1 with 1 process x 1 worker, 1 process x
@@ -64,27 +64,24 @@ def latency_samples(build, reps, setting, values):
     return samples
 
 
-def steal_latency(build, reps, out):
-    samples = latency_samples(build, reps, "TASCELL_MSG_LOOP", ["seed", "adaptive"])
-    out.append("| message loop | steals | median (us) | p99 (us) |")
-    out.append("|---|---|---|---|")
-    for loop, xs in samples.items():
+def latency_table(setting, samples, out):
+    out.append("| %s | steals | median (us) | p10 | p90 | p99 |" % setting)
+    out.append("|---|---:|---:|---:|---:|---:|")
+    for value, xs in samples.items():
         if not xs:
-            out.append("| %s | 0 | - | - |" % loop)
+            out.append("| %s | 0 | - | - | - | - |" % value)
             continue
-        out.append("| %s | %d | %.1f | %.1f |" % (loop, len(xs), statistics.median(xs), percentile(xs, 0.99)))
+        out.append("| %s | %d | %.1f | %.1f | %.1f | %.1f |" % (
+            value, len(xs), statistics.median(xs), percentile(xs, 0.1), percentile(xs, 0.9), percentile(xs, 0.99)))
+
+
+def steal_latency(build, reps, out):
+    latency_table("message loop", latency_samples(build, reps, "TASCELL_MSG_LOOP", ["seed", "adaptive"]), out)
 
 
 def priorities(build, reps, out):
-    samples = latency_samples(build, reps, "TASCELL_MSG_PRIORITY", ["normal", "auto"])
-    out.append("| TASCELL_MSG_PRIORITY | steals | median (us) | p10 | p90 | p99 |")
-    out.append("|---|---:|---:|---:|---:|---:|")
-    for prio, xs in samples.items():
-        if not xs:
-            out.append("| %s | 0 | - | - | - | - |" % prio)
-            continue
-        out.append("| %s | %d | %.1f | %.1f | %.1f | %.1f |" % (
-            prio, len(xs), statistics.median(xs), percentile(xs, 0.1), percentile(xs, 0.9), percentile(xs, 0.99)))
+    latency_table("TASCELL_MSG_PRIORITY", latency_samples(build, reps, "TASCELL_MSG_PRIORITY", ["normal", "auto"]),
+                  out)
 
 
 def times(text):
