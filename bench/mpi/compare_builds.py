@@ -15,32 +15,13 @@ usage: compare_builds.py --old DIR --new DIR [--reps 4]
 """
 import argparse
 import os
-import re
 import statistics
-import subprocess
+import sys
 
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-MPIRUN = ["mpirun", "--oversubscribe", "--tag-output", "-np", "2", "-x", "TASCELL_WORKERS=1"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mpi_bench import ENV, MPIRUN, latency_samples, latency_table, run, times  # noqa: E402
 
-
-def run(cmd, env=ENV):
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
-    if p.returncode != 0:
-        raise SystemExit("FAILED (%d): %s\n%s%s" % (p.returncode, " ".join(cmd), p.stdout, p.stderr))
-    return p.stdout
-
-
-def pct(xs, q):
-    return xs[min(len(xs) - 1, int(q * len(xs)))]
-
-
-def rank0_times(text):
-    per_rank = {}
-    for line in text.splitlines():
-        m = re.search(r"^(?:\[\d+,(\d+)\]<stdout>:)?result=\S+ seconds=([0-9.]+)", line)
-        if m:
-            per_rank.setdefault(m.group(1) or "0", []).append(float(m.group(2)))
-    return per_rank.get("0", [])[1:]  # the first call includes start-up
+SPEEDUP_RUN = MPIRUN + ["-np", "2", "-x", "TASCELL_WORKERS=1"]
 
 
 def main():
@@ -51,19 +32,9 @@ def main():
     a = ap.parse_args()
     builds = {"old": a.old, "new": a.new}
 
-    lat = {k: [] for k in builds}
-    for _ in range(a.reps):
-        for k, d in builds.items():
-            for line in run(MPIRUN + [os.path.join(d, "mpi-steal-latency"), "27", "200"]).splitlines():
-                m = re.search(r"steal_ns \d+((?: \d+)*)$", line)
-                if m:
-                    lat[k] += [int(x) / 1000.0 for x in m.group(1).split()]
-    print("| build | steals | median (us) | p10 | p90 | p99 |")
-    print("|---|---:|---:|---:|---:|---:|")
-    for k, xs in lat.items():
-        xs.sort()
-        print("| %s | %d | %.1f | %.1f | %.1f | %.1f |" % (k, len(xs), statistics.median(xs), pct(xs, .1),
-                                                         pct(xs, .9), pct(xs, .99)))
+    out = []
+    latency_table("build", latency_samples(a.reps, {k: (d, []) for k, d in builds.items()}), out)
+    print("\n".join(out))
     print()
     print("| problem | 1 worker (s) | 1 x 2 (s) | 2 x 1 old (s) | 2 x 1 new (s) | 2x1 / 1x2 old | 2x1 / 1x2 new |")
     print("|---|---:|---:|---:|---:|---:|---:|")
@@ -72,10 +43,9 @@ def main():
         got = {"1x1": [], "1x2": [], "old": [], "new": []}
         for _ in range(a.reps):
             for w in ("1", "2"):
-                got["1x" + w] += rank0_times(run([os.path.join(a.old, binary), arg, "3"],
-                                                 dict(ENV, TASCELL_WORKERS=w)))
+                got["1x" + w] += times(run([os.path.join(a.old, binary), arg, "3"], dict(ENV, TASCELL_WORKERS=w)))
             for k, d in builds.items():
-                got[k] += rank0_times(run(MPIRUN + [os.path.join(d, binary), arg, "3"]))
+                got[k] += times(run(SPEEDUP_RUN + [os.path.join(d, binary), arg, "3"], ENV))
         med = {k: statistics.median(v) for k, v in got.items()}
         s12 = med["1x1"] / med["1x2"]
         print("| %s | %.4f | %.4f | %.4f | %.4f | %.2f | %.2f |" %

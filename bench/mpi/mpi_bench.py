@@ -48,20 +48,27 @@ def percentile(xs, q):
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def latency_samples(build, reps, setting, values):
+def latency_samples(reps, variants):
     """Steal round trips (us) of mpi-steal-latency 27 200 on 2 x 1 workers,
-    for each value of the setting, runs interleaved."""
-    prog = os.path.join(build, "mpi-steal-latency")
-    samples = {v: [] for v in values}
+    runs interleaved. variants: {name: (directory of the binary, [settings
+    NAME=VALUE])}."""
+    samples = {name: [] for name in variants}
     for _ in range(reps):
-        for v in values:
-            text = run(MPIRUN + ["-np", "2", "-x", "TASCELL_WORKERS=1", "-x", "%s=%s" % (setting, v),
-                                 prog, "27", "200"], ENV)
+        for name, (build, settings) in variants.items():
+            cmd = MPIRUN + ["-np", "2", "-x", "TASCELL_WORKERS=1"]
+            for setting in settings:
+                cmd += ["-x", setting]
+            text = run(cmd + [os.path.join(build, "mpi-steal-latency"), "27", "200"], ENV)
             for line in text.splitlines():
                 m = re.search(r"steal_ns \d+((?: \d+)*)$", line)
                 if m:
-                    samples[v] += [int(x) / 1000.0 for x in m.group(1).split()]
+                    samples[name] += [int(x) / 1000.0 for x in m.group(1).split()]
     return samples
+
+
+def setting_samples(build, reps, setting, values):
+    """latency_samples for each value of one setting."""
+    return latency_samples(reps, {v: (build, ["%s=%s" % (setting, v)]) for v in values})
 
 
 def latency_table(setting, samples, out):
@@ -76,11 +83,11 @@ def latency_table(setting, samples, out):
 
 
 def steal_latency(build, reps, out):
-    latency_table("message loop", latency_samples(build, reps, "TASCELL_MSG_LOOP", ["seed", "adaptive"]), out)
+    latency_table("message loop", setting_samples(build, reps, "TASCELL_MSG_LOOP", ["seed", "adaptive"]), out)
 
 
 def priorities(build, reps, out):
-    latency_table("TASCELL_MSG_PRIORITY", latency_samples(build, reps, "TASCELL_MSG_PRIORITY", ["normal", "auto"]),
+    latency_table("TASCELL_MSG_PRIORITY", setting_samples(build, reps, "TASCELL_MSG_PRIORITY", ["normal", "auto"]),
                   out)
 
 

@@ -125,7 +125,7 @@ void arrive(worker_impl* w, int me, void* fake) {
   g->uncaught = f.eh_uncaught;
   if (f.state == fiber_slot::waiting) --w->waiting;
   f.state = fiber_slot::running;
-  w->hungry.store(false, std::memory_order_relaxed);  // it has something to do (join.cpp, wait_scope)
+  w->hungry.store(false, std::memory_order_relaxed);  // it has something to do (worker.hpp, wait_scope)
   w->running = me;
   w->aux_stack.swap(f.aux);
   w->depth = f.depth;

@@ -124,20 +124,6 @@ void free_aux(worker_impl* w, point_aux* a) {
   delete a;
 }
 
-// A join's wait. When it ends the worker computes again: it is no longer
-// hungry (help() may have said it was), or the message thread would go on
-// asking other processes for work, and waiting for it, on this worker's
-// core.
-struct wait_scope {
-  worker_impl* w;
-  activity before;
-  explicit wait_scope(worker_impl* x) : w(x), before(x->act) { w->set_activity(activity::wait); }
-  ~wait_scope() {
-    w->set_activity(before);
-    w->hungry.store(false, std::memory_order_relaxed);
-  }
-};
-
 }  // namespace
 
 task* join(ctx c, spawn_point& p) {

@@ -234,6 +234,23 @@ void walk_chain(ctx c, F&& f) {
   }
 }
 
+// --- join.cpp ---
+// A join's wait (activity `wait` meanwhile). When it ends the worker
+// computes again: it is no longer hungry (help() may have said it was), or
+// the message thread would go on asking other processes for work, and
+// waiting for it, on this worker's core.
+struct wait_scope {
+  worker_impl* w;
+  activity before;
+  explicit wait_scope(worker_impl* x) : w(x), before(x->act) { w->set_activity(activity::wait); }
+  ~wait_scope() {
+    w->set_activity(before);
+    w->hungry.store(false, std::memory_order_relaxed);
+  }
+  wait_scope(const wait_scope&) = delete;
+  wait_scope& operator=(const wait_scope&) = delete;
+};
+
 // --- serve.cpp ---
 // Serves requests and stop notifications. With may_unwind, throws
 // stop_signal when the running piece (or a @dowork in it) must stop.

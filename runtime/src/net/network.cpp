@@ -309,9 +309,7 @@ void ask_for_prompt_wakeups() {
 // (pause()): a real-time thread that yields keeps its core.
 void network::take_priority() {
   if (cfg_.priority == msg_priority::normal) return;
-  sched_param sp{};
-  sp.sched_priority = sched_get_priority_min(SCHED_FIFO);
-  if (sched_setscheduler(0, SCHED_FIFO | SCHED_RESET_ON_FORK, &sp) == 0) {
+  if (set_realtime(true)) {
     realtime_ = true;
     return;
   }
@@ -324,10 +322,12 @@ void network::take_priority() {
                   "in /etc/security/limits.conf). TASCELL_MSG_PRIORITY=auto runs without it.";
 }
 
-void network::set_realtime(bool on) {
+bool network::set_realtime(bool on) {
   sched_param sp{};
   sp.sched_priority = on ? sched_get_priority_min(SCHED_FIFO) : 0;
-  if (sched_setscheduler(0, (on ? SCHED_FIFO : SCHED_OTHER) | SCHED_RESET_ON_FORK, &sp) == 0) demoted_ = !on;
+  if (sched_setscheduler(0, (on ? SCHED_FIFO : SCHED_OTHER) | SCHED_RESET_ON_FORK, &sp) != 0) return false;
+  demoted_ = !on;
+  return true;
 }
 
 void network::thread_main() {

@@ -142,7 +142,8 @@ class network {
   void thread_main();
   void init_mpi();
   void take_priority();  // TASCELL_MSG_PRIORITY
-  void set_realtime(bool on);  // leaves real-time priority for a while, or takes it again
+  // Takes real-time priority, or leaves it for a while; false if refused.
+  bool set_realtime(bool on);
   void check_same_binary();
   void align_clocks();
   // Waits until the message thread has sent on every event posted so far.
@@ -276,11 +277,11 @@ class network {
   std::mutex trace_m_;
   trace_buffer trace_;  // under trace_m_
   bool sync_asked_ = false;      // a sync event was taken: done after the next flush
+  bool realtime_ = false;  // the message thread runs at real-time priority
+  bool demoted_ = false;   // ... but has left it while it waits for work, spinning
   // This turn of the loop asked a local worker for work on behalf of
   // another process (its answer rings the bell), or put work from another
   // process into the inbox for idle workers.
-  bool realtime_ = false;  // the message thread runs at real-time priority
-  bool demoted_ = false;   // ... but has left it while it waits for work, spinning
   bool posted_local_ = false;
   bool filled_inbox_ = false;
   std::mutex sync_m_;
