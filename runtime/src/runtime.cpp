@@ -307,6 +307,7 @@ void runtime::run_root(const root_call& call) {
   std::int64_t bytes_before = net_ ? net_->bytes_sent() : 0;
   std::int64_t messages_before = net_ ? net_->messages_sent() : 0;
   std::int64_t batches_before = net_ ? net_->batches_sent() : 0;
+  std::int64_t wakeups_before = net_ ? net_->wakeups() : 0;
   ++root_calls_;
   if (net_) {
     net_->take_steal_latencies();
@@ -398,6 +399,7 @@ void runtime::run_root(const root_call& call) {
     r.bytes_sent = net_->bytes_sent() - bytes_before;
     r.messages_sent = net_->messages_sent() - messages_before;
     r.batches_sent = net_->batches_sent() - batches_before;
+    r.wakeups = net_->wakeups() - wakeups_before;
     r.remote_steal_ns = net_->take_steal_latencies();
   }
   {
@@ -423,7 +425,7 @@ namespace {
 // runs the same binary: the bytes of a trivially copyable struct).
 struct process_figures {
   worker_stats total;
-  std::int64_t messages_sent = 0, batches_sent = 0, bytes_sent = 0, remote_pieces = 0;
+  std::int64_t messages_sent = 0, batches_sent = 0, bytes_sent = 0, remote_pieces = 0, wakeups = 0;
 
   process_figures& operator+=(const process_figures& f) {
     total += f.total;
@@ -431,6 +433,7 @@ struct process_figures {
     batches_sent += f.batches_sent;
     bytes_sent += f.bytes_sent;
     remote_pieces += f.remote_pieces;
+    wakeups += f.wakeups;
     return *this;
   }
 };
@@ -442,23 +445,27 @@ void stats_header(const char* who, const char* more = "") {
 }
 
 // The per-worker columns; scripts read the counts by position (req_sent
-// to stealbk are the 7th to 13th); suspend came later, as the 14th.
-void stats_row(const char* name, const worker_stats& s, const char* end = "\n") {
+// to stealbk are the 7th to 13th); suspend came later, as the 14th. A row
+// is written with one call, so that rows of processes that share a
+// terminal (mpirun) are not cut in two.
+void stats_row(const char* name, const worker_stats& s, const char* more = "") {
   auto ms = [](std::int64_t ns) { return static_cast<double>(ns) / 1e6; };
-  std::fprintf(stderr, "%6s %10.1f %10.1f %10.1f %9.1f %9.1f %8lld %8lld %8lld %8lld %8lld %8lld %8lld %8lld%s", name,
+  std::fprintf(stderr, "%6s %10.1f %10.1f %10.1f %9.1f %9.1f %8lld %8lld %8lld %8lld %8lld %8lld %8lld %8lld%s\n", name,
                ms(s.work_ns), ms(s.idle_ns), ms(s.wait_ns), ms(s.steal_back_ns), ms(s.give_ns),
                static_cast<long long>(s.requests_sent), static_cast<long long>(s.requests_refused),
                static_cast<long long>(s.requests_served), static_cast<long long>(s.requests_declined),
                static_cast<long long>(s.pieces_given), static_cast<long long>(s.pieces_received),
-               static_cast<long long>(s.steal_backs), static_cast<long long>(s.suspends), end);
+               static_cast<long long>(s.steal_backs), static_cast<long long>(s.suspends), more);
 }
 
-// A process's row: its workers' sum, then what it sent to other processes.
+// A process's row: its workers' sum, then what it sent to other processes
+// and its message thread's wake-ups.
 void process_row(const char* name, const process_figures& f) {
-  stats_row(name, f.total, " ");
-  std::fprintf(stderr, "%8lld %8lld %10lld %8lld\n", static_cast<long long>(f.messages_sent),
-               static_cast<long long>(f.batches_sent), static_cast<long long>(f.bytes_sent),
-               static_cast<long long>(f.remote_pieces));
+  char more[80];
+  std::snprintf(more, sizeof more, " %8lld %8lld %10lld %8lld %8lld", static_cast<long long>(f.messages_sent),
+                static_cast<long long>(f.batches_sent), static_cast<long long>(f.bytes_sent),
+                static_cast<long long>(f.remote_pieces), static_cast<long long>(f.wakeups));
+  stats_row(name, f.total, more);
 }
 
 }  // namespace
@@ -466,10 +473,10 @@ void process_row(const char* name, const process_figures& f) {
 void runtime::print_stats(const run_stats& r) const {
   std::fprintf(stderr,
                "tascell stats: rank %d of %d: root call %.3f s, %d workers, %lld messages in %lld MPI sends, "
-               "%lld bytes sent, %zu pieces from other processes%s\n",
+               "%lld bytes sent, %zu pieces from other processes, %lld wake-ups of the message thread%s\n",
                r.rank, r.processes, r.seconds, size(), static_cast<long long>(r.messages_sent),
                static_cast<long long>(r.batches_sent), static_cast<long long>(r.bytes_sent),
-               r.remote_steal_ns.size(),
+               r.remote_steal_ns.size(), static_cast<long long>(r.wakeups),
                !net_ ? "" : net_->realtime() ? "; message thread at real-time priority"
                                              : "; message thread at normal priority");
   stats_header("worker");
@@ -480,7 +487,7 @@ void runtime::print_stats(const run_stats& r) const {
 // Several processes: rank 0 prints a row per process and the sum of all.
 void runtime::gather_stats(const run_stats& r) {
   process_figures mine{r.total(), r.messages_sent, r.batches_sent, r.bytes_sent,
-                       static_cast<std::int64_t>(r.remote_steal_ns.size())};
+                       static_cast<std::int64_t>(r.remote_steal_ns.size()), r.wakeups};
   std::string bytes(reinterpret_cast<const char*>(&mine), sizeof mine);
   if (rank() != 0) {
     net_->send_stats(root_calls_, std::move(bytes));
@@ -488,7 +495,7 @@ void runtime::gather_stats(const run_stats& r) {
   }
   std::vector<std::string> all = net_->gather_stats(root_calls_, std::move(bytes), std::chrono::seconds(5));
   std::fprintf(stderr, "tascell stats: all %d processes: root call %.3f s on rank 0\n", processes(), r.seconds);
-  stats_header("rank", " messages  batches      bytes   remote");
+  stats_header("rank", " messages  batches      bytes   remote  wakeups");
   process_figures sum;
   std::vector<int> missing;
   for (std::size_t i = 0; i < all.size(); ++i) {

@@ -30,6 +30,7 @@ import collections
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -196,6 +197,24 @@ def main():
             if sum(r[k] for r in alls) != sum(r[k] for r in totals):
                 problems.append("the \"all\" rows sum %s to %d, the processes' rows to %d" %
                                 (k, sum(r[k] for r in alls), sum(r[k] for r in totals)))
+        # The message thread's wake-ups: each rank's own line against its
+        # row in rank 0's table, and the "all" row against the sum.
+        own = collections.defaultdict(int)
+        for m in re.finditer(r"tascell stats: rank (\d+) of \d+: .*, (\d+) wake-ups of the message thread", p.stderr):
+            own[int(m.group(1))] += int(m.group(2))
+        gathered, wake_all = collections.defaultdict(int), 0
+        for line in p.stderr.splitlines():
+            cols = line.split()
+            if len(cols) == 19 and re.fullmatch(r"r\d+", cols[0]):
+                gathered[int(cols[0][1:])] += int(cols[18])
+            elif len(cols) == 19 and cols[0] == "all":
+                wake_all += int(cols[18])
+        if sorted(own) != list(range(a.np)):
+            problems.append("wake-ups of the message thread reported by ranks %s of %d" % (sorted(own), a.np))
+        if dict(own) != dict(gathered):
+            problems.append("wake-ups per rank %s, but rank 0's table says %s" % (dict(own), dict(gathered)))
+        if wake_all != sum(own.values()):
+            problems.append("the \"all\" rows sum wake-ups to %d, the ranks to %d" % (wake_all, sum(own.values())))
     if problems:
         fail("; ".join(problems))
     if given == 0:

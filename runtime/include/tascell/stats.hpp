@@ -32,6 +32,9 @@ struct run_stats {
   std::int64_t bytes_sent = 0;     // to other processes
   std::int64_t messages_sent = 0;  // to other processes (requests, work, results, ...)
   std::int64_t batches_sent = 0;   // MPI sends that carried them
+  // Times the message thread went to sleep and woke again (each wake-up
+  // takes the core from a worker that shares it).
+  std::int64_t wakeups = 0;
   // Steals from other processes: request sent -> work taken by a worker.
   std::vector<std::int64_t> remote_steal_ns;
   worker_stats total() const;

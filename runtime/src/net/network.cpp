@@ -345,12 +345,7 @@ void network::thread_main() {
 
   while (!shutdown_.load(std::memory_order_acquire)) {
     bell_seen_ = bell_.value();
-    // Rung by another process since the last turn: a message is on its way,
-    // and may not be visible to MPI_Iprobe yet, so look again soon (the
-    // back-off starts over).
-    std::uint32_t others = bell_.rung_by_others();
-    if (others != rung_by_others_) quiet_ = 0;
-    rung_by_others_ = others;
+    rung_by_others_ = bell_.rung_by_others();
     bool progress = false;
     posted_local_ = filled_inbox_ = false;
     // What workers handed over first (a piece a proxy got goes out before
@@ -369,6 +364,11 @@ void network::thread_main() {
       synced_ = true;
       sync_cv_.notify_all();
     }
+    // Rung for a message that this turn did not find: it is on its way but
+    // not visible to MPI_Iprobe yet, so look again soon (the back-off
+    // starts over). A ring whose message was received asks for nothing
+    // more: the sender rings again when it sends again.
+    if (static_cast<std::int32_t>(rung_by_others_ - received_rung_) > 0) quiet_ = 0;
     if (!progress) {
       pause();
     } else if (cfg_.loop == message_loop::adaptive && (posted_local_ || filled_inbox_)) {
@@ -415,21 +415,27 @@ void network::thread_main() {
 //  - 20 us while an answer from another machine is due, or a process there
 //    is idle (its last load was 0: its request may come any moment), or a
 //    send is still in flight;
-//  - otherwise twice as long after every quiet turn, up to 1 ms;
+//  - otherwise twice as long after every quiet turn, up to 1 ms, or up to
+//    10 ms when every other process is on this machine (their messages
+//    ring) and every message rung for has been received;
 //  - while a request of this process is out and every worker is idle
 //    (nothing else wants the core): no sleep at all, whether the answer
 //    rings or not (a wake-up costs more than the rest of the steal);
 //  - between root calls, or alone, 2 ms;
-//  - after the bell rang, the back-off starts over at 20 us: a message rung
-//    for may become visible to MPI_Iprobe only later (a receiver spinning
-//    on MPI_Iprobe saw 11-17 of 200 small sends, each complete at once on
-//    the sender, more than 1 ms late; load average about 3, cause not
-//    established).
+//  - when the bell was rung for more messages than have been received, the
+//    back-off starts over at 20 us: a message rung for may become visible
+//    to MPI_Iprobe only later (a receiver spinning on MPI_Iprobe saw 11-17
+//    of 200 small sends, each complete at once on the sender, more than
+//    1 ms late; load average about 3, cause not established). A message
+//    from this machine that has been received does not restart it: the
+//    next one rings (until session 6 every ring and every message did,
+//    about 70 wake-ups in a 30 ms root call of fib on 2 processes).
 void network::pause() {
   if (cfg_.loop == message_loop::seed) {
     if (tracing_ && !asleep_) [[unlikely]] note_span(true);
     timespec ts{0, 20'000};  // the seed's fixed 20 us
     nanosleep(&ts, nullptr);
+    wakeups_.fetch_add(1, std::memory_order_relaxed);
     return;
   }
   auto polled = [&](int r) { return !bell_.rings_for(r); };
@@ -458,7 +464,12 @@ void network::pause() {
     for (int r = 0; r < size_; ++r)
       urgent = urgent || (r != rank_ && loads_[static_cast<std::size_t>(r)] == 0 && polled(r));
     if (urgent) quiet_ = 0;
-    us = std::min<long>(1000, 20L << std::min(quiet_, 6u));
+    // Polling is for messages from other machines, and for one rung for
+    // but not yet visible; when neither can come, the timeout is only a
+    // safety net.
+    bool any_polled = static_cast<std::int32_t>(rung_by_others_ - received_rung_) > 0;
+    for (int r = 0; r < size_; ++r) any_polled = any_polled || (r != rank_ && polled(r));
+    us = std::min<long>(any_polled ? 1000 : 10000, 20L << std::min(quiet_, 10u));
     ++quiet_;
     // After refusals the next request for work leaves at next_ask_.
     auto wait = std::chrono::duration_cast<std::chrono::microseconds>(next_ask_ - clock::now()).count();
@@ -466,6 +477,7 @@ void network::pause() {
   }
   if (tracing_ && !asleep_) [[unlikely]] note_span(true);
   bell_.sleep(bell_seen_, us);
+  wakeups_.fetch_add(1, std::memory_order_relaxed);
 }
 
 bool network::all_hungry() const {
@@ -594,7 +606,9 @@ void network::handle_batch(int from, const std::string& buf) {
       throw malformed_message("not a tascell message (bad magic number)");
     std::int32_t load = r.get<std::int32_t>("the sender's load");
     loads_[static_cast<std::size_t>(from)] = load;
-    quiet_ = 0;
+    // From another machine: more may follow, and only polling finds it.
+    if (bell_.rings_for(from)) ++received_rung_;
+    else quiet_ = 0;
     std::int64_t n = 0;
     for (; !r.done(); ++n) handle(from, r);
     if (tracing_) [[unlikely]]

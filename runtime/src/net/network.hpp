@@ -89,6 +89,7 @@ class network {
   std::int64_t bytes_sent() const { return bytes_sent_.load(std::memory_order_relaxed); }
   std::int64_t messages_sent() const { return messages_sent_.load(std::memory_order_relaxed); }
   std::int64_t batches_sent() const { return batches_sent_.load(std::memory_order_relaxed); }
+  std::int64_t wakeups() const { return wakeups_.load(std::memory_order_relaxed); }
   std::vector<std::int64_t> take_steal_latencies();
 
   // TASCELL_STATS with several processes: every process sends the figures
@@ -217,7 +218,11 @@ class network {
   // processes on this machine ring it (doorbell.hpp).
   doorbell bell_;
   std::uint32_t bell_seen_ = 0;  // its count when this turn of the loop began
-  std::uint32_t rung_by_others_ = 0;  // bell_.rung_by_others() then
+  // Sends from processes that ring this process's bell (one ring each) and
+  // the batches received from them: while the first is ahead, a message
+  // rung for is not visible to MPI_Iprobe yet.
+  std::uint32_t rung_by_others_ = 0;  // bell_.rung_by_others() when this turn began
+  std::uint32_t received_rung_ = 0;   // batches received from processes that ring
   std::atomic<bool> shutdown_{false};
   std::atomic<bool> attached_{false};
   std::atomic<bool> expecting_{false};
@@ -265,6 +270,7 @@ class network {
   std::atomic<std::int64_t> bytes_sent_{0};
   std::atomic<std::int64_t> messages_sent_{0};
   std::atomic<std::int64_t> batches_sent_{0};
+  std::atomic<std::int64_t> wakeups_{0};  // sleeps of the message thread (pause)
   std::vector<std::int64_t> out_count_;  // messages in out_[to]
 
   // TASCELL_STATS: figures from the other processes, by root call (rank 0).
