@@ -20,22 +20,29 @@ namespace tascell::detail {
 const node_kind boundary_kind{node_type::boundary, sizeof(boundary), nullptr, nullptr, nullptr,
                               false, "piece", nullptr, nullptr, nullptr};
 
-point_aux* find_aux(worker_impl* w, spawn_point* p) {
-  auto& stack = aux_stack_of(w, segment_of(p));
-  for (auto it = stack.rbegin(); it != stack.rend(); ++it)
-    if ((*it)->point == p) return *it;
-  return nullptr;
-}
-
 // Invariant: each fiber's aux stack lists the points of its chain that have
 // an aux in chain order, newest last, so a join always finds its own aux at
 // the back. Nodes lie in the node stack in chain order, so newer means at a
-// higher address.
-point_aux* get_aux(worker_impl* w, spawn_point* p) {
-  if (point_aux* a = find_aux(w, p)) return a;
+// higher address, and the stack is sorted by address: a deep chain that gave
+// much away (UTS T3: hundreds of auxes) is searched in log time.
+namespace {
+std::vector<point_aux*>::iterator aux_position(std::vector<point_aux*>& stack, spawn_point* p) {
+  return std::lower_bound(stack.begin(), stack.end(), p,
+                          [](const point_aux* a, const spawn_point* q) { return a->point < q; });
+}
+}  // namespace
+
+point_aux* find_aux(worker_impl* w, spawn_point* p) {
   auto& stack = aux_stack_of(w, segment_of(p));
-  auto pos = stack.end();
-  while (pos != stack.begin() && (*(pos - 1))->point > p) --pos;
+  if (!stack.empty() && stack.back()->point == p) return stack.back();  // a join's own
+  auto it = aux_position(stack, p);
+  return it != stack.end() && (*it)->point == p ? *it : nullptr;
+}
+
+point_aux* get_aux(worker_impl* w, spawn_point* p) {
+  auto& stack = aux_stack_of(w, segment_of(p));
+  auto pos = aux_position(stack, p);
+  if (pos != stack.end() && (*pos)->point == p) return *pos;
   auto* a = new point_aux;
   a->point = p;
   stack.insert(pos, a);
@@ -86,7 +93,10 @@ namespace {
 
 void process_alarms(worker_impl* w, std::vector<point_aux*>& stack) {
   for (point_aux* a : stack) {
-    if (!a->alarm.exchange(false, std::memory_order_acq_rel)) continue;
+    // A load first: a read-modify-write of every aux at every poll that
+    // serves would cost more than the rest of a serve on a deep chain.
+    if (!a->alarm.load(std::memory_order_relaxed) || !a->alarm.exchange(false, std::memory_order_acq_rel))
+      continue;
     for (task* t = a->given; t; t = t->next_given) {
       if (t->merged) continue;
       if (t->done.load(std::memory_order_acquire) && t->error) {
@@ -336,12 +346,17 @@ void answer_request(worker_impl* w, ctx c, bool refuse) {
 // The oldest node of the running piece that must be unwound to, or nullptr.
 const void* stop_target(worker_impl* w, ctx c) {
   const void* target = nullptr;
+  // Points to unwind to are rare (a stop in progress): look each point up
+  // only when this chain's aux stack holds one.
+  auto& stack = aux_stack_of(w, segment_of(free_of(c)));
+  bool any = std::any_of(stack.begin(), stack.end(),
+                         [](const point_aux* a) { return a->stopped && a->unwind_owner && !a->at_join; });
   walk_chain(c, [&](const chain_entry& e) {
     if (e.kind->type == node_type::boundary) {
       if (e.bound()->t->stop.load(std::memory_order_acquire)) target = e.start;
       return false;
     }
-    if (e.kind->type == node_type::point) {
+    if (any && e.kind->type == node_type::point) {
       point_aux* a = find_aux(w, e.point());
       if (a && a->stopped && a->unwind_owner && !a->at_join) target = e.start;
     }
