@@ -144,6 +144,8 @@ void network::init_mpi() {
     }
     bell_.open(node, rank_, size_);
     MPI_Comm_free(&node);
+    every_other_rings_ = true;
+    for (int r = 0; r < size_; ++r) every_other_rings_ = every_other_rings_ && (r == rank_ || bell_.rings_for(r));
   }
   out_.resize(static_cast<std::size_t>(size_));
   out_count_.assign(static_cast<std::size_t>(size_), 0);
@@ -368,7 +370,7 @@ void network::thread_main() {
     // not visible to MPI_Iprobe yet, so look again soon (the back-off
     // starts over). A ring whose message was received asks for nothing
     // more: the sender rings again when it sends again.
-    if (static_cast<std::int32_t>(rung_by_others_ - received_rung_) > 0) quiet_ = 0;
+    if (rung_not_received()) quiet_ = 0;
     if (!progress) {
       pause();
     } else if (cfg_.loop == message_loop::adaptive && (posted_local_ || filled_inbox_)) {
@@ -429,7 +431,7 @@ void network::thread_main() {
 //    1 ms late; load average about 3, cause not established). A message
 //    from this machine that has been received does not restart it: the
 //    next one rings (until session 6 every ring and every message did,
-//    about 70 wake-ups in a 30 ms root call of fib on 2 processes).
+//    about 70 wake-ups per process in a 30 ms root call of fib on 2).
 void network::pause() {
   if (cfg_.loop == message_loop::seed) {
     if (tracing_ && !asleep_) [[unlikely]] note_span(true);
@@ -467,9 +469,8 @@ void network::pause() {
     // Polling is for messages from other machines, and for one rung for
     // but not yet visible; when neither can come, the timeout is only a
     // safety net.
-    bool any_polled = static_cast<std::int32_t>(rung_by_others_ - received_rung_) > 0;
-    for (int r = 0; r < size_; ++r) any_polled = any_polled || (r != rank_ && polled(r));
-    us = std::min<long>(any_polled ? 1000 : 10000, 20L << std::min(quiet_, 10u));
+    bool need_polling = !every_other_rings_ || rung_not_received();
+    us = std::min<long>(need_polling ? 1000 : 10000, 20L << std::min(quiet_, 10u));
     ++quiet_;
     // After refusals the next request for work leaves at next_ask_.
     auto wait = std::chrono::duration_cast<std::chrono::microseconds>(next_ask_ - clock::now()).count();

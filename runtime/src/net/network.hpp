@@ -223,6 +223,8 @@ class network {
   // rung for is not visible to MPI_Iprobe yet.
   std::uint32_t rung_by_others_ = 0;  // bell_.rung_by_others() when this turn began
   std::uint32_t received_rung_ = 0;   // batches received from processes that ring
+  bool rung_not_received() const { return static_cast<std::int32_t>(rung_by_others_ - received_rung_) > 0; }
+  bool every_other_rings_ = false;    // every other process is on this machine (its sends ring)
   std::atomic<bool> shutdown_{false};
   std::atomic<bool> attached_{false};
   std::atomic<bool> expecting_{false};
