@@ -201,6 +201,21 @@ bool travel_this(lowering& l, const dowork_site& d, const this_use& t, bool writ
   return true;
 }
 
+// Whether a variable a part reads (and does not write) travels as a plain
+// input: in(x), or shared(p) for a pointer with a shared clause. Such inputs,
+// when several parts after the first read them, are given once in
+// common(...) (tascell/dowork.hpp): the spawn point keeps one copy.
+bool plain_input(const captured_var& u, const clause_list& cl) {
+  if (u.write && !is_pointer(u.var)) return false;
+  std::string name = u.var->getNameAsString();
+  for (const auto& r : cl.reductions)
+    if (r.var == name) return false;
+  if (u.var->getType().getNonReferenceType()->isArrayType()) return false;
+  if (is_pointer(u.var))
+    return !find_section(cl.copies, name) && !find_section(cl.copyouts, name) && find_section(cl.shareds, name);
+  return true;
+}
+
 void report_exits(lowering& l, const clang::Stmt* s, const char* what, bool allow_continue) {
   exits x = find_exits(s);
   for (auto* r : x.returns) l.diag.error(l.src.pos(r->getBeginLoc()), std::string("return out of ") + what);
@@ -261,7 +276,35 @@ void lower_parts(lowering& l, const dowork_site& d, const clang::CompoundStmt* b
   l.erase_marker(d.marker, d.depth);
   if (l.serial || !ok || parts.empty()) return;
 
+  // The plain inputs read by two or more of the parts after the first, in
+  // order of first use: given once, in common(...).
+  std::vector<const captured_var*> common;
+  {
+    std::map<const VarDecl*, int> readers;
+    for (std::size_t i = 1; i < parts.size(); ++i)
+      for (const auto& u : uses[i])
+        if (plain_input(u, cl)) ++readers[u.var];
+    std::set<const VarDecl*> seen;
+    for (std::size_t i = 1; i < parts.size(); ++i)
+      for (const auto& u : uses[i])
+        if (readers[u.var] >= 2 && seen.insert(u.var).second) common.push_back(&u);
+  }
+  std::vector<piece_clause> common_cs;
+  for (const auto* u : common)
+    if (!travel(l, *u, cl, false, common_cs, "by a part of @dowork")) return;
+  std::string common_params;
+  for (const auto& c : common_cs) common_params += ", [[maybe_unused]] " + c.param;
+  auto is_common = [&](const VarDecl* v) {
+    for (const auto* u : common)
+      if (u->var == v) return true;
+    return false;
+  };
+
   std::string head = std::string("tascell::dowork(") + ctx_name + ", " + options_text(cl);
+  if (!common_cs.empty()) {
+    std::string list = clause_list_text(common_cs);
+    head += "tascell::common(" + list.substr(0, list.size() - 2) + "), ";
+  }
   l.edits.replace(l.src.offset(body->getLBracLoc()), 1, head, d.depth);
   for (std::size_t i = 0; i < parts.size(); ++i) {
     std::size_t b = l.src.offset(parts[i]->getBeginLoc()), e = l.src.end_of_stmt(parts[i]);
@@ -277,11 +320,12 @@ void lower_parts(lowering& l, const dowork_site& d, const clang::CompoundStmt* b
           !travel_this(l, d, this_uses[i], this_uses[i].write != nullptr, cs, prologue))
         return;
       for (const auto& u : uses[i]) {
+        if (is_common(u.var)) continue;
         bool written = u.write != nullptr;
         if (!travel(l, u, cl, written, cs, "by a part of @dowork", parts[i])) return;
       }
       open = "tascell::part(" + clause_list_text(cs) + "[]([[maybe_unused]] tascell::ctx " + ctx_name +
-             param_list_text(cs) + ") { " + prologue + prologue_text(cs);
+             common_params + param_list_text(cs) + ") { " + prologue + prologue_text(cs);
       close = " })";
     }
     if (i + 1 < parts.size()) close += ", ";

@@ -54,18 +54,18 @@ void knapsack_bb(tascell::ctx c, int i, long weight, long value) {
   if (value > best_value) tascell::improve(best_value, value);
   if (i == static_cast<int>(problem.w.size())) return;
   if (bound(i, weight, value) <= static_cast<double>(best_value.get())) return;
+  // The inputs are given once, in common(...), and both parts take them:
+  // they travel between processes as one copy.
   tascell::dowork(
-      c,
-      tascell::part(tascell::in(i), tascell::in(weight), tascell::in(value),
-                    [](tascell::ctx c, const int& i, const long& weight, const long& value) {
-                      auto k = static_cast<std::size_t>(i);
-                      if (weight + problem.w[k] <= problem.capacity)
-                        knapsack_bb(c, i + 1, weight + problem.w[k], value + problem.v[k]);
-                    }),
-      tascell::part(tascell::in(i), tascell::in(weight), tascell::in(value),
-                    [](tascell::ctx c, const int& i, const long& weight, const long& value) {
-                      knapsack_bb(c, i + 1, weight, value);
-                    }));
+      c, tascell::common(tascell::in(i), tascell::in(weight), tascell::in(value)),
+      [](tascell::ctx c, const int& i, const long& weight, const long& value) {
+        auto k = static_cast<std::size_t>(i);
+        if (weight + problem.w[k] <= problem.capacity)
+          knapsack_bb(c, i + 1, weight + problem.w[k], value + problem.v[k]);
+      },
+      [](tascell::ctx c, const int& i, const long& weight, const long& value) {
+        knapsack_bb(c, i + 1, weight, value);
+      });
 }
 
 long knapsack_root(tascell::ctx c) {

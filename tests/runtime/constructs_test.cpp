@@ -33,6 +33,26 @@ std::int64_t tree_sum(ctx c, std::int64_t lo, std::int64_t hi) {
   return a + b;
 }
 
+// A four-way recursion whose inputs are given once in common(...): parts 1
+// to 3 read lo, q and the shared table; each writes its own output. Part 0
+// takes the common parameters too (it can), part 2 does not (a plain [&]).
+std::int64_t four_way(ctx c, std::int64_t lo, std::int64_t n, const std::int64_t* weights) {
+  if (n == 1) return lo * weights[lo % 4];
+  std::int64_t q = n / 4, a = 0, b = 0, d = 0, e = 0;
+  tascell::dowork(c, tascell::common(tascell::in(lo), tascell::in(q), tascell::shared(weights)),
+                  tascell::part(tascell::out(a),
+                                [](ctx c, const std::int64_t& lo, const std::int64_t& q, const std::int64_t* w,
+                                   std::int64_t& a) { a = four_way(c, lo, q, w); }),
+                  tascell::part(tascell::out(b),
+                                [](ctx c, const std::int64_t& lo, const std::int64_t& q, const std::int64_t* w,
+                                   std::int64_t& b) { b = four_way(c, lo + q, q, w); }),
+                  [&](ctx c) { d = four_way(c, lo + 2 * q, q, weights); },
+                  tascell::part(tascell::out(e),
+                                [](ctx c, const std::int64_t& lo, const std::int64_t& q, const std::int64_t* w,
+                                   std::int64_t& e) { e = four_way(c, lo + 3 * q, q, w); }));
+  return a + b + d + e;
+}
+
 template <class Op, class T>
 T reduce_loop(ctx c, std::int64_t n, T (*f)(std::int64_t), T init) {
   T acc = init;
@@ -67,6 +87,23 @@ TEST(Parts, ManyPartsEachRunOnce) {
 TEST(Parts, PortablePartsCopyInputsAndOutputs) {
   EXPECT_EQ(tascell::root(tree_sum, std::int64_t{0}, std::int64_t{1} << 16),
             (std::int64_t{1} << 16) * ((std::int64_t{1} << 16) - 1) / 2);
+}
+
+TEST(Parts, CommonInputsReachEveryPartThatTakesThem) {
+  const std::int64_t weights[4] = {1, 3, 5, 7};
+  const std::int64_t n = std::int64_t{1} << 16;
+  std::int64_t expected = 0;
+  for (std::int64_t i = 0; i < n; ++i) expected += i * weights[i % 4];
+  for (int rep = 0; rep < 5; ++rep) EXPECT_EQ(tascell::root(four_way, std::int64_t{0}, n, &weights[0]), expected);
+  // The same under if(false), where the parts run as plain calls.
+  std::int64_t lo = 10, x = 0, y = 0;
+  tascell::root([&](ctx c) {
+    tascell::dowork(c, tascell::when(false), tascell::common(tascell::in(lo)),
+                    [&](ctx, const std::int64_t& l) { x = l + 1; },
+                    tascell::part(tascell::out(y), [](ctx, const std::int64_t& l, std::int64_t& y) { y = l + 2; }));
+  });
+  EXPECT_EQ(x, 11);
+  EXPECT_EQ(y, 12);
 }
 
 TEST(Parts, SinglePartAndIfFalseRunSequentially) {

@@ -6,7 +6,12 @@
 //   tascell::dowork_for(c, tascell::priority(f), range, clauses..., body);
 //
 // A part is a callable `f(ctx)` or `tascell::part(clauses..., f)` where f
-// receives `(ctx, params...)`, one parameter per clause (clauses.hpp). The
+// receives `(ctx, params...)`, one parameter per clause (clauses.hpp).
+// Inputs that several parts after the first read can be given once, before
+// part 0, as `tascell::common(in(x), shared(p), ...)`: the point then keeps
+// one copy of them instead of one per part, and a part that can take them
+// receives `(ctx, common params..., its own params...)` (the translator's
+// part 0, `[&](ctx)`, takes only the ctx). The
 // body of a loop receives `(ctx, std::int64_t i, params...)`, or
 // `(std::int64_t i, params...)` when it calls no @task function and needs
 // no ctx (a leaf body: its iterations run in blocks between polls, which the
@@ -60,6 +65,25 @@ struct part_t {
   std::tuple<C...> clauses;
   F fn;
 };
+
+// common(in(x), shared(p), ...): inputs read by several parts after the
+// first, kept once in the spawn point (and once in a piece) rather than once
+// per part. Only in() and shared(): what a part writes stays its own.
+template <class... C>
+struct common_t {
+  std::tuple<C...> clauses;
+};
+namespace detail {
+template <class C> struct common_clause : std::false_type {};
+template <class T> struct common_clause<in_t<T>> : std::true_type {};
+template <class T> struct common_clause<shared_t<T>> : std::true_type {};
+}  // namespace detail
+template <class... C>
+common_t<std::remove_cvref_t<C>...> common(C&&... c) {
+  static_assert((true && ... && detail::common_clause<std::remove_cvref_t<C>>::value),
+                "common(...) takes in() and shared() clauses only");
+  return {{std::forward<C>(c)...}};
+}
 
 // part(clauses..., f): a part whose body receives one parameter per clause.
 template <class... A>
@@ -172,20 +196,32 @@ struct clause_set {
   // copies: lead is (ctx) for a part, (ctx, i) for a loop body, and (i) for
   // a leaf loop body, which takes no ctx (loop_site).
   template <class F, class... L>
-  TASCELL_INLINE static void call(F& f, const clauses_t& cl, L... lead) {
-    std::apply([&](const C&... x) TASCELL_LAMBDA_INLINE { f(lead..., clause_traits<C>::param(x)...); }, cl);
+  TASCELL_INLINE static void call(F& f, const clauses_t& cl, L&&... lead) {
+    std::apply([&](const C&... x) TASCELL_LAMBDA_INLINE {
+      f(std::forward<L>(lead)..., clause_traits<C>::param(x)...);
+    }, cl);
   }
   template <class F, class... L>
-  TASCELL_INLINE static void call(F& f, stored_t& st, L... lead) {
+  TASCELL_INLINE static void call(F& f, stored_t& st, L&&... lead) {
     std::apply([&](typename clause_traits<C>::stored&... x) TASCELL_LAMBDA_INLINE {
-      f(lead..., clause_traits<C>::param(x)...);
+      f(std::forward<L>(lead)..., clause_traits<C>::param(x)...);
     }, st);
   }
+  // The parameter types the body receives, one per clause.
+  using params_t = std::tuple<decltype(clause_traits<C>::param(std::declval<const C&>()))...>;
   // Whether F can be called without a ctx.
   template <class F>
   static constexpr bool leaf_body =
       std::is_invocable_v<F&, std::int64_t, decltype(clause_traits<C>::param(std::declval<const C&>()))...>;
 };
+
+template <class F, class Lead, class A, class B> struct invocable_with;
+template <class F, class... L, class... A, class... B>
+struct invocable_with<F, std::tuple<L...>, std::tuple<A...>, std::tuple<B...>>
+    : std::is_invocable<F&, L..., A..., B...> {};
+
+template <class Common> struct common_info;
+template <class... C> struct common_info<common_t<C...>> : clause_set<C...> {};
 
 template <class P> struct part_info;
 template <class F, class... C>
@@ -223,9 +259,10 @@ struct wire_holder {
 
 // ---------------------------------------------------------------- parts ---
 
-template <class Prio, class... P>
+template <class Prio, class Common, class... P>
 struct parts_site {
   static constexpr std::int64_t N = sizeof...(P);
+  using cm = common_info<Common>;
   using parts_t = std::tuple<P...>;
   using refs_t = std::tuple<typename part_info<P>::refs_t...>;
   using stored_t = std::tuple<typename part_info<P>::stored_t...>;
@@ -234,7 +271,7 @@ struct parts_site {
   static constexpr bool portable = []<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
     return (true && ... && (I == 0 || part_info<P>::portable));
   }(std::index_sequence_for<P...>{});
-  static constexpr bool local_only = !portable || []<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
+  static constexpr bool local_only = !portable || cm::local_only || []<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
     return (false || ... || (I != 0 && part_info<P>::local_only));
   }(std::index_sequence_for<P...>{});
   using parts_ptr = std::conditional_t<portable, std::tuple<>, const parts_t*>;
@@ -242,6 +279,7 @@ struct parts_site {
   // The node: [next, end) of part indices, what put needs, the kind word.
   struct point {
     spawn_point sp;
+    [[no_unique_address]] typename cm::refs_t common;
     refs_t refs;  // only the entries of parts 1..N-1 are written by the owner
     [[no_unique_address]] parts_ptr parts;
     [[no_unique_address]] prio_source<Prio> prio;
@@ -250,16 +288,45 @@ struct parts_site {
   static_assert(well_formed_node<point>(), "a @dowork's inputs must be at most 8-aligned");
 
   struct task_t : task {
+    [[no_unique_address]] typename cm::stored_t common{};
     stored_t stored{};
     parts_ptr parts{};
     std::int64_t prio_value = 0;
   };
 
+  // Whether part I takes the common parameters: (ctx, common params...,
+  // its own params...) rather than (ctx, its own params...). The
+  // translator's part 0, `[&](ctx)`, does not; its other parts do.
   template <std::size_t I>
-  TASCELL_INLINE static void call_owner(const parts_t& ps, ctx c) {
+  static constexpr bool takes_common = []() TASCELL_LAMBDA_INLINE {
+    using info = part_info<std::tuple_element_t<I, parts_t>>;
+    if constexpr (std::tuple_size_v<typename cm::clauses_t> == 0) return false;
+    else return invocable_with<typename info::fn_t, std::tuple<ctx>, typename cm::params_t,
+                               typename info::params_t>::value;
+  }();
+
+  // Part I's body, with its parameters (and the common ones, if it takes
+  // them) from the owner's clauses or from a piece's copies.
+  template <std::size_t I, class CS, class OS>
+  TASCELL_INLINE static void call_part(typename part_info<std::tuple_element_t<I, parts_t>>::fn_t& f, CS& common,
+                                       OS& own, ctx c) {
+    using info = part_info<std::tuple_element_t<I, parts_t>>;
+    if constexpr (!takes_common<I>) {
+      (void)common;
+      info::call(f, own, c);
+    } else {
+      auto with_common = [&](ctx cc, auto&&... cp) TASCELL_LAMBDA_INLINE {
+        info::call(f, own, cc, std::forward<decltype(cp)>(cp)...);
+      };
+      cm::call(with_common, common, c);
+    }
+  }
+
+  template <std::size_t I>
+  TASCELL_INLINE static void call_owner(const parts_t& ps, const Common& co, ctx c) {
     auto& pt = std::get<I>(ps);
-    part_info<std::tuple_element_t<I, parts_t>>::call(
-        const_cast<typename part_info<std::tuple_element_t<I, parts_t>>::fn_t&>(pt.fn), pt.clauses, c);
+    call_part<I>(const_cast<typename part_info<std::tuple_element_t<I, parts_t>>::fn_t&>(pt.fn), co.clauses,
+                 pt.clauses, c);
   }
 
   template <std::size_t I>
@@ -269,16 +336,17 @@ struct parts_site {
       (void)t, (void)c;  // part 0 never travels
     } else if constexpr (portable) {
       typename info::fn_t f{};
-      info::call(f, std::get<I>(t->stored), c);
+      call_part<I>(f, t->common, std::get<I>(t->stored), c);
     } else {
       auto& f = const_cast<typename info::fn_t&>(std::get<I>(*t->parts).fn);
-      info::call(f, std::get<I>(t->stored), c);
+      call_part<I>(f, t->common, std::get<I>(t->stored), c);
     }
   }
 
   static task* put(spawn_point* sp, std::int64_t lo, std::int64_t hi) {
     auto* p = reinterpret_cast<point*>(sp);
     auto* t = new task_t;
+    cm::put(p->common, t->common);
     [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
       ((I >= static_cast<std::size_t>(lo) && I < static_cast<std::size_t>(hi)
             ? part_info<P>::put(std::get<I>(p->refs), std::get<I>(t->stored))
@@ -314,6 +382,7 @@ struct parts_site {
     if constexpr (has_priority<Prio>) prio.fixed = &t->prio_value;
     auto* p = ::new (free_of(c)) point{
         {t->lo, t->hi},
+        cm::refs(t->common),
         std::apply([](auto&... s) TASCELL_LAMBDA_INLINE { return refs_t{part_info<P>::refs(s)...}; }, t->stored),
         t->parts, prio, kind_word(&kind, c)};
     ctx in = after(p + 1);
@@ -356,6 +425,7 @@ struct parts_site {
   static void pack(task* tt, out_archive& a) {
     (void)wire_id;
     auto* t = static_cast<task_t*>(tt);
+    cm::pack_in(a, t->common);
     each_part(t, [&](auto info, auto& st) { decltype(info)::pack_in(a, st); });
     a(t->prio_value);
   }
@@ -364,6 +434,7 @@ struct parts_site {
     auto t = std::make_unique<task_t>();
     t->lo = lo;
     t->hi = hi;
+    cm::unpack_in(a, t->common);
     each_part(t.get(), [&](auto info, auto& st) { decltype(info)::unpack_in(a, st); });
     a(t->prio_value);
     return t.release();
@@ -387,7 +458,7 @@ struct parts_site {
   static inline const std::uint64_t wire_id = register_kind(&kind, typeid(parts_site).name());
 
   // The owner's path.
-  TASCELL_INLINE static void exec(ctx c, const options<Prio>& o, const parts_t& ps) {
+  TASCELL_INLINE static void exec(ctx c, const options<Prio>& o, const Common& co, const parts_t& ps) {
     prio_source<Prio> prio;
     if constexpr (has_priority<Prio>) prio.fn = &o.priority;
     parts_ptr pp{};
@@ -395,6 +466,7 @@ struct parts_site {
     // Part 0 never travels: its entry is left unwritten.
     auto* p = ::new (free_of(c)) point;
     p->sp = {1, N};
+    p->common = cm::refs(co.clauses);
     [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
       ((I > 0 ? (void)(std::get<I>(p->refs) = part_info<P>::refs(std::get<I>(ps).clauses)) : void()),
        ...);
@@ -406,11 +478,11 @@ struct parts_site {
     task* pieces;
     try {
       poll(in);
-      call_owner<0>(ps, in);
+      call_owner<0>(ps, co, in);
       // Parts 1..N-2 in order, unless given away (then p.end was lowered).
       [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
         (void)((I + 1 < static_cast<std::size_t>(p->sp.end)
-                    ? (p->sp.next = I + 2, call_owner<I + 1>(ps, in), true)
+                    ? (p->sp.next = I + 2, call_owner<I + 1>(ps, co, in), true)
                     : false) && ...);
       }(std::make_index_sequence<N - 2>{});
     } catch (...) {
@@ -428,7 +500,7 @@ struct parts_site {
     // runs with the point popped, as a tail call the compiler can turn into
     // a loop, under a `finished` ctx (chain.hpp).
     if (p->sp.end == N) [[likely]] {
-      call_owner<N - 1>(ps, finished(c));
+      call_owner<N - 1>(ps, co, finished(c));
       return;
     }
     pieces = join(in, p->sp);
@@ -446,8 +518,8 @@ struct parts_site {
   }
 
   // if(false): plain sequential code.
-  static void exec_serial(ctx c, const parts_t& ps) {
-    [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE { (call_owner<I>(ps, c), ...); }(
+  static void exec_serial(ctx c, const Common& co, const parts_t& ps) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE { (call_owner<I>(ps, co, c), ...); }(
         std::index_sequence_for<P...>{});
   }
 };
@@ -672,17 +744,33 @@ struct loop_site {
   }
 };
 
-template <class Prio, class... P>
-TASCELL_INLINE void dowork_parts(ctx c, const options<Prio>& o, const std::tuple<P...>& ps) {
-  using site = parts_site<Prio, P...>;
+template <class Prio, class Common, class... P>
+TASCELL_INLINE void dowork_parts(ctx c, const options<Prio>& o, const Common& co, const std::tuple<P...>& ps) {
+  using site = parts_site<Prio, Common, P...>;
   if constexpr (sizeof...(P) == 1) {
-    site::exec_serial(c, ps);
+    site::exec_serial(c, co, ps);
   } else {
     if (!o.when) [[unlikely]] {
-      site::exec_serial(c, ps);
+      site::exec_serial(c, co, ps);
       return;
     }
-    site::exec(c, o, ps);
+    site::exec(c, o, co, ps);
+  }
+}
+
+template <class T> struct is_common : std::false_type {};
+template <class... C> struct is_common<common_t<C...>> : std::true_type {};
+
+// After the options: [common(...),] part0, parts...
+template <class Prio, class First, class... Rest>
+TASCELL_INLINE void dowork_with(ctx c, const options<Prio>& o, First&& first, Rest&&... rest) {
+  if constexpr (is_common<std::remove_cvref_t<First>>::value) {
+    static_assert(sizeof...(Rest) >= 1, "dowork: common(...) must be followed by the parts");
+    auto ps = std::make_tuple(to_part(std::forward<Rest>(rest))...);
+    dowork_parts(c, o, first, ps);
+  } else {
+    auto ps = std::make_tuple(to_part(std::forward<First>(first)), to_part(std::forward<Rest>(rest))...);
+    dowork_parts(c, o, common_t<>{}, ps);
   }
 }
 
@@ -699,16 +787,13 @@ TASCELL_INLINE void dowork_loop(ctx c, const options<Prio>& o, range r,
 
 }  // namespace detail
 
-// @dowork { part; part; ... }
+// @dowork { part; part; ... }: dowork(c, [options,] [common(...),] part0, parts...)
 template <class First, class... Rest>
 TASCELL_INLINE void dowork(ctx c, First&& first, Rest&&... rest) {
   if constexpr (detail::is_options<std::remove_cvref_t<First>>::value) {
-    auto ps = std::make_tuple(detail::to_part(std::forward<Rest>(rest))...);
-    detail::dowork_parts(c, first, ps);
+    detail::dowork_with(c, first, std::forward<Rest>(rest)...);
   } else {
-    auto ps = std::make_tuple(detail::to_part(std::forward<First>(first)),
-                              detail::to_part(std::forward<Rest>(rest))...);
-    detail::dowork_parts(c, options<>{}, ps);
+    detail::dowork_with(c, options<>{}, std::forward<First>(first), std::forward<Rest>(rest)...);
   }
 }
 

@@ -13,10 +13,10 @@
 
       long three(tascell::ctx, int, int); static inline long three__tascell_body([[maybe_unused]] tascell::ctx _tc, int n, int depth) {
   long x = 0, y = 0, z = 0;
-                                      tascell::dowork(_tc, tascell::priority([&] { return static_cast<std::int64_t>(-depth); }, static_cast<bool>(n > 10)), 
+                                      tascell::dowork(_tc, tascell::priority([&] { return static_cast<std::int64_t>(-depth); }, static_cast<bool>(n > 10)), tascell::common(tascell::in(n)), 
     [&]([[maybe_unused]] tascell::ctx _tc) { x = fib(_tc, n); }, 
-    tascell::part(tascell::out(y), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& y, const int& n) { y = fib(_tc, n + 1); }), 
-    tascell::part(tascell::in(n), tascell::in(z), tascell::out(z), []([[maybe_unused]] tascell::ctx _tc, const int& n, const long& _tin_z, long& z) { if (__builtin_addressof(z) != __builtin_addressof(_tin_z)) z = _tin_z; {
+    tascell::part(tascell::out(y), []([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] const int& n, long& y) { y = fib(_tc, n + 1); }), 
+    tascell::part(tascell::in(z), tascell::out(z), []([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] const int& n, const long& _tin_z, long& z) { if (__builtin_addressof(z) != __builtin_addressof(_tin_z)) z = _tin_z; {
       long t = fib(_tc, n + 2);
       z = t * 2;
     } })
