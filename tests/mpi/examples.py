@@ -21,6 +21,7 @@ CASES = [
     ("tsp", ["14"], "tsp(14): optimum 3298, held-karp 3298: agree"),
     ("uts", ["T1S"], "uts(T1S): 257042 nodes, 205878 leaves, depth 8"),
     ("retro", ["KQK"], "retro(KQK): longest mate 10 moves"),
+    ("tak", ["22", "16", "8"], "tak(22, 16, 8) = 9, sequential agrees"),
 ]
 
 

@@ -35,3 +35,18 @@
   );
   return x + y + z;
 } long bump(tascell::ctx _tc, int _tp0) { return bump__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }
+
+// Inputs that two or more of the parts after the first read are given once,
+// in common(...): here the shared pointer m and the scalars h and ld. The
+// copied range idx, read by one part only, stays with that part, and so do
+// the outputs.
+      void blocks(tascell::ctx, double *, const int *, long, long); static inline void blocks__tascell_body([[maybe_unused]] tascell::ctx _tc, double* m, const int* idx, long h, long ld) {
+  double a = 0, b = 0;
+                                   tascell::dowork(_tc, tascell::common(tascell::shared(m), tascell::in(h), tascell::in(ld)), 
+    [&]([[maybe_unused]] tascell::ctx _tc) { m[0] += 1; }, 
+    tascell::part(tascell::out(a), []([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] double * m, [[maybe_unused]] const long& h, [[maybe_unused]] const long& ld, double& a) { a = m[h] * ld; }), 
+    tascell::part(tascell::out(b), tascell::copy(idx, 0, 4), []([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] double * m, [[maybe_unused]] const long& h, [[maybe_unused]] const long& ld, double& b, const int * idx) { b = m[h * ld] + idx[1]; }), 
+    tascell::part([]([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] double * m, [[maybe_unused]] const long& h, [[maybe_unused]] const long& ld) { m[h * ld + h] *= ld + h; })
+  );
+  m[1] = a + b;
+} void blocks(tascell::ctx _tc, double *_tp0, const int *_tp1, long _tp2, long _tp3) { return blocks__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1), static_cast<decltype(_tp2)&&>(_tp2), static_cast<decltype(_tp3)&&>(_tp3)); }

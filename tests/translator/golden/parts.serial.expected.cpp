@@ -67,3 +67,18 @@ template <class T, class U> inline bool tascell_serial_improve_max(T& best, cons
   }
   return x + y + z;
 }
+
+// Inputs that two or more of the parts after the first read are given once,
+// in common(...): here the shared pointer m and the scalars h and ld. The
+// copied range idx, read by one part only, stays with that part, and so do
+// the outputs.
+      void blocks(double* m, const int* idx, long h, long ld) {
+  double a = 0, b = 0;
+                                   {
+    m[0] += 1;
+    a = m[h] * ld;
+    b = m[h * ld] + idx[1];
+    m[h * ld + h] *= ld + h;
+  }
+  m[1] = a + b;
+}
