@@ -27,6 +27,7 @@
 #include <utility>
 
 #include "../runtime.hpp"
+#include "backoff.hpp"
 #include "registry.hpp"
 #include "tascell/detail/testing.hpp"
 #include "tascell/incumbent.hpp"
@@ -472,9 +473,15 @@ void network::pause() {
     bool need_polling = !every_other_rings_ || rung_not_received();
     us = std::min<long>(need_polling ? 1000 : 10000, 20L << std::min(quiet_, 10u));
     ++quiet_;
-    // After refusals the next request for work leaves at next_ask_.
-    auto wait = std::chrono::duration_cast<std::chrono::microseconds>(next_ask_ - clock::now()).count();
-    if (wait > 0 && asking_seq_ == 0 && all_hungry()) us = std::min<long>(us, static_cast<long>(wait));
+    // After refusals the next request for work leaves at next_ask_: when
+    // every worker waits for it, sleep no longer than that (backoff.hpp).
+    // Until session 7 a wait of under a microsecond truncated to 0 and left
+    // the full sleep (10 ms when every process rings), with the process
+    // idle all that time: about once a root call of fib on 2 x 1 with
+    // TASCELL_STATS=1.
+    if (asking_seq_ == 0 && !root_done_here_ && !rt_.root_done() && !inbox_.load(std::memory_order_acquire) &&
+        all_hungry())
+      us = sleep_before_ask(us, next_ask_, clock::now());
   }
   if (tracing_ && !asleep_) [[unlikely]] note_span(true);
   bell_.sleep(bell_seen_, us);
