@@ -144,6 +144,12 @@ template <class P> decltype(auto) to_part(P&& p) {
   else return part_t<std::remove_cvref_t<P>>{{}, std::forward<P>(p)};
 }
 
+// Whether F can be called with the types of Lead, then A, then B (tuples).
+template <class F, class Lead, class A, class B> struct invocable_with;
+template <class F, class... L, class... A, class... B>
+struct invocable_with<F, std::tuple<L...>, std::tuple<A...>, std::tuple<B...>>
+    : std::is_invocable<F&, L..., A..., B...> {};
+
 // Everything about one list of clauses.
 template <class... C>
 struct clause_set {
@@ -211,14 +217,8 @@ struct clause_set {
   using params_t = std::tuple<decltype(clause_traits<C>::param(std::declval<const C&>()))...>;
   // Whether F can be called without a ctx.
   template <class F>
-  static constexpr bool leaf_body =
-      std::is_invocable_v<F&, std::int64_t, decltype(clause_traits<C>::param(std::declval<const C&>()))...>;
+  static constexpr bool leaf_body = invocable_with<F, std::tuple<std::int64_t>, params_t, std::tuple<>>::value;
 };
-
-template <class F, class Lead, class A, class B> struct invocable_with;
-template <class F, class... L, class... A, class... B>
-struct invocable_with<F, std::tuple<L...>, std::tuple<A...>, std::tuple<B...>>
-    : std::is_invocable<F&, L..., A..., B...> {};
 
 template <class Common> struct common_info;
 template <class... C> struct common_info<common_t<C...>> : clause_set<C...> {};

@@ -479,9 +479,7 @@ void network::pause() {
     // the full sleep (10 ms when every process rings), with the process
     // idle all that time: about once a root call of fib on 2 x 1 with
     // TASCELL_STATS=1.
-    if (asking_seq_ == 0 && !root_done_here_ && !rt_.root_done() && !inbox_.load(std::memory_order_acquire) &&
-        all_hungry())
-      us = sleep_before_ask(us, next_ask_, clock::now());
+    if (wants_work()) us = sleep_before_ask(us, next_ask_, clock::now());
   }
   if (tracing_ && !asleep_) [[unlikely]] note_span(true);
   bell_.sleep(bell_seen_, us);

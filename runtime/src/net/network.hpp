@@ -199,6 +199,10 @@ class network {
   void free_proxy(proxy* p);
   int load_here() const;
   bool all_hungry() const;
+  // This process would ask another for work now but for the pause after
+  // refusals (next_ask_): in a root call, no request out, nothing in the
+  // inbox, every worker idle. ask_for_work() and pause() both use it.
+  bool wants_work() const;
 
   runtime& rt_;
   settings cfg_;

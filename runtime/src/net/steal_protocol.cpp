@@ -83,12 +83,15 @@ int network::choose_victim_rank() {
   return random_other();
 }
 
-bool network::ask_for_work() {
+bool network::wants_work() const {
   if (size_ < 2 || !in_root_ || root_done_here_ || rt_.root_done()) return false;
   if (asking_seq_ || inbox_.load(std::memory_order_acquire)) return false;
+  return all_hungry();
+}
+
+bool network::ask_for_work() {
   auto now = clock::now();
-  if (now < next_ask_) return false;
-  if (!all_hungry()) return false;
+  if (now < next_ask_ || !wants_work()) return false;
   int to = choose_victim_rank();
   asking_seq_ = next_seq_++;
   expecting_.store(true, std::memory_order_relaxed);
