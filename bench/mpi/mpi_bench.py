@@ -23,7 +23,12 @@
    and auto; auto is real-time only where the system allows it, see the
    statistics line), runs interleaved: steals, median, p10, p90, p99.
 
-usage: mpi_bench.py --build-dir build/release/bench [--reps 5] [--only latency|speedup|wait|priority]
+5. (--only requests) The steal round trip of 1. with requests to the other
+   process of this machine sent as MPI messages and posted through shared
+   memory (TASCELL_NODE_REQUESTS=mpi and shared, the default), runs
+   interleaved.
+
+usage: mpi_bench.py --build-dir build/release/bench [--reps 5] [--only latency|speedup|wait|priority|requests]
 """
 import argparse
 import os
@@ -88,6 +93,11 @@ def steal_latency(build, reps, out):
 
 def priorities(build, reps, out):
     latency_table("TASCELL_MSG_PRIORITY", setting_samples(build, reps, "TASCELL_MSG_PRIORITY", ["normal", "auto"]),
+                  out)
+
+
+def requests(build, reps, out):
+    latency_table("TASCELL_NODE_REQUESTS", setting_samples(build, reps, "TASCELL_NODE_REQUESTS", ["mpi", "shared"]),
                   out)
 
 
@@ -170,11 +180,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--only", choices=["latency", "speedup", "wait", "priority"])
+    ap.add_argument("--only", choices=["latency", "speedup", "wait", "priority", "requests"])
     args = ap.parse_args()
     out = []
     if args.only == "priority":
         priorities(args.build_dir, args.reps, out)
+        print("\n".join(out))
+        return
+    if args.only == "requests":
+        requests(args.build_dir, args.reps, out)
         print("\n".join(out))
         return
     if args.only == "wait":

@@ -72,7 +72,9 @@ runtime::runtime(settings s) : cfg_(std::move(s)) {
                                  : static_cast<std::uint64_t>(
                                        std::chrono::steady_clock::now().time_since_epoch().count());
   for (int i = 0; i < cfg_.workers; ++i) {
-    worker_impl* w = ::new (allocate_region(i, cfg_.workers)) worker_impl;
+    void* region = allocate_region(i, cfg_.workers);
+    if (net_) net_->place_worker(i, region);  // its first page shared with this machine's processes
+    worker_impl* w = ::new (region) worker_impl;
     w->id = i;
     w->rt = this;
     w->rng.seed(seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(i) + 1);
@@ -308,6 +310,7 @@ void runtime::run_root(const root_call& call) {
   std::int64_t messages_before = net_ ? net_->messages_sent() : 0;
   std::int64_t batches_before = net_ ? net_->batches_sent() : 0;
   std::int64_t wakeups_before = net_ ? net_->wakeups() : 0;
+  std::int64_t posted_before = net_ ? net_->requests_posted() : 0;
   ++root_calls_;
   if (net_) {
     net_->take_steal_latencies();
@@ -400,6 +403,7 @@ void runtime::run_root(const root_call& call) {
     r.messages_sent = net_->messages_sent() - messages_before;
     r.batches_sent = net_->batches_sent() - batches_before;
     r.wakeups = net_->wakeups() - wakeups_before;
+    r.shared_requests = net_->requests_posted() - posted_before;
     r.remote_steal_ns = net_->take_steal_latencies();
   }
   {
@@ -473,12 +477,15 @@ void process_row(const char* name, const process_figures& f) {
 void runtime::print_stats(const run_stats& r) const {
   std::fprintf(stderr,
                "tascell stats: rank %d of %d: root call %.3f s, %d workers, %lld messages in %lld MPI sends, "
-               "%lld bytes sent, %zu pieces from other processes, %lld wake-ups of the message thread%s\n",
+               "%lld bytes sent, %zu pieces from other processes, %lld wake-ups of the message thread, "
+               "%lld requests posted through shared memory%s%s\n",
                r.rank, r.processes, r.seconds, size(), static_cast<long long>(r.messages_sent),
                static_cast<long long>(r.batches_sent), static_cast<long long>(r.bytes_sent),
                r.remote_steal_ns.size(), static_cast<long long>(r.wakeups),
+               static_cast<long long>(r.shared_requests),
                !net_ ? "" : net_->realtime() ? "; message thread at real-time priority"
-                                             : "; message thread at normal priority");
+                                             : "; message thread at normal priority",
+               net_ && net_->shares_requests() ? "; requests on this machine through shared memory" : "");
   stats_header("worker");
   for (std::size_t i = 0; i < r.workers.size(); ++i) stats_row(std::to_string(i).c_str(), r.workers[i]);
   stats_row("total", r.total());

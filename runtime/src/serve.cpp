@@ -323,6 +323,13 @@ namespace {
 void answer_request(worker_impl* w, ctx c, bool refuse) {
   worker_impl* r = w->requester.load(std::memory_order_acquire);
   if (!r) return;
+  // Read before the reply: once it is out, the message thread may reuse r.
+  // Acquire: a proxy posted by another process through shared memory
+  // (net/shared_requests.hpp) was made ready by this process's message
+  // thread, which stored remote_rank last (network::stand); the chain of
+  // release and acquire through the other process is invisible to
+  // ThreadSanitizer.
+  bool proxy = r->remote_rank.load(std::memory_order_acquire) >= 0;
   task* t = nullptr;
   activity before = w->act;
   try {
@@ -338,8 +345,6 @@ void answer_request(worker_impl* w, ctx c, bool refuse) {
   }
   if (t) w->stats.requests_served++;
   else w->stats.requests_declined++;
-  // Read before the reply: once it is out, the message thread may reuse r.
-  bool proxy = r->remote_rank.load(std::memory_order_relaxed) >= 0;
   if (release_request(w, r, t ? t : refused) && proxy) w->rt->net()->wake();  // the message thread sends it on
 }
 

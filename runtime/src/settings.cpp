@@ -96,6 +96,10 @@ settings settings::from_environment() {
                       {{"auto", msg_priority::automatic}, {"realtime", msg_priority::realtime},
                        {"normal", msg_priority::normal}},
                       "auto (real-time when the system allows it), realtime or normal");
+  s.node_requests = choice("TASCELL_NODE_REQUESTS", s.node_requests,
+                           {{"shared", request_path::shared}, {"mpi", request_path::mpi}},
+                           "shared (a request to a process on this machine is posted to its workers through "
+                           "shared memory) or mpi (sent as a message)");
   if (const char* v = env("TASCELL_INCUMBENT")) {
     std::string_view x(v);
     auto param = [&](std::string_view prefix) {

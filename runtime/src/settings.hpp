@@ -15,6 +15,9 @@ enum class message_loop { adaptive, seed };
 // allows it (auto) or always (realtime: an error otherwise), or normal.
 enum class msg_priority { automatic, realtime, normal };
 enum class spread { broadcast, random, lifeline };
+// How a request for work reaches another process on the same machine:
+// posted to its workers through shared memory, or as an MPI message.
+enum class request_path { shared, mpi };
 // What a worker does at a join when it cannot steal back: run other work
 // nested above the join (nest), or suspend the join on a fiber of its own and
 // run other work on another fiber (suspend).
@@ -34,6 +37,7 @@ struct settings {
   giver_choice remote_giver = giver_choice::largest;    // TASCELL_REMOTE_GIVER
   message_loop loop = message_loop::adaptive;           // TASCELL_MSG_LOOP
   msg_priority priority = msg_priority::automatic;      // TASCELL_MSG_PRIORITY
+  request_path node_requests = request_path::shared;  // TASCELL_NODE_REQUESTS
   spread incumbent = spread::broadcast;     // TASCELL_INCUMBENT
   int incumbent_param = 0;                  // x of random:x, l of lifeline:l
   std::string trace;                        // TASCELL_TRACE: a path, or empty

@@ -75,6 +75,9 @@ TEST(Settings, BadValuesNameTheVariableTheValueAndWhatIsAllowed) {
   EXPECT_EQ(refusal("TASCELL_MSG_PRIORITY", "high"),
             "tascell: bad setting TASCELL_MSG_PRIORITY=\"high\": expected auto (real-time when the system allows "
             "it), realtime or normal");
+  EXPECT_EQ(refusal("TASCELL_NODE_REQUESTS", "shm"),
+            "tascell: bad setting TASCELL_NODE_REQUESTS=\"shm\": expected shared (a request to a process on this "
+            "machine is posted to its workers through shared memory) or mpi (sent as a message)");
   for (const char* bad : {"random", "random:0", "lifeline:x", "lifeline:65", "gossip"})
     EXPECT_EQ(refusal("TASCELL_INCUMBENT", bad),
               std::string("tascell: bad setting TASCELL_INCUMBENT=\"") + bad +
@@ -113,6 +116,12 @@ TEST(Settings, EveryWordOfASettingIsRead) {
                             std::pair{"normal", tascell::detail::msg_priority::normal}}) {
     scoped_env d("TASCELL_MSG_PRIORITY", word);
     EXPECT_EQ(settings::from_environment().priority, want) << word;
+  }
+  EXPECT_EQ(s.node_requests, tascell::detail::request_path::shared);  // the default
+  for (auto [word, want] : {std::pair{"shared", tascell::detail::request_path::shared},
+                            std::pair{"mpi", tascell::detail::request_path::mpi}}) {
+    scoped_env e("TASCELL_NODE_REQUESTS", word);
+    EXPECT_EQ(settings::from_environment().node_requests, want) << word;
   }
 }
 

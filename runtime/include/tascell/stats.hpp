@@ -35,6 +35,10 @@ struct run_stats {
   // Times the message thread went to sleep and woke again (each wake-up
   // takes the core from a worker that shares it).
   std::int64_t wakeups = 0;
+  // Requests for work this process posted to the workers of another process
+  // on the same machine through shared memory (TASCELL_NODE_REQUESTS=shared);
+  // the others went as MPI messages (in messages_sent).
+  std::int64_t shared_requests = 0;
   // Steals from other processes: request sent -> work taken by a worker.
   std::vector<std::int64_t> remote_steal_ns;
   worker_stats total() const;

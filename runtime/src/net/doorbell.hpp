@@ -43,6 +43,12 @@ class doorbell {
   void ring(int world_rank) {
     if (slot* s = of_rank_.empty() ? nullptr : of_rank_[static_cast<std::size_t>(world_rank)]) ring(*s, true);
   }
+  // Wakes the message thread of `world_rank` (on this machine) without
+  // announcing a message: a request posted to its workers through shared
+  // memory has not been answered in time.
+  void nudge(int world_rank) {
+    if (slot* s = of_rank_.empty() ? nullptr : of_rank_[static_cast<std::size_t>(world_rank)]) ring(*s, false);
+  }
   // Whether messages from `world_rank` ring this process's bell.
   bool rings_for(int world_rank) const {
     return !of_rank_.empty() && of_rank_[static_cast<std::size_t>(world_rank)] != nullptr;

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -95,14 +96,19 @@ network::~network() {
     bell_.ring_self();
   }
   if (thread_.joinable()) thread_.join();
-  for (auto* list : {&proxies_, &spare_})
+  for (auto* list : {&proxies_, &spare_, &standing_})
     for (proxy* p : *list) {
+      if (!p) continue;
       delete p->w;
       delete p;
     }
 }
 
 void network::wake() { bell_.ring_self(); }
+
+void network::place_worker(int i, void* region) {
+  if (shared_.active()) shared_.place_worker(i, region);
+}
 
 void network::init_mpi() {
   int provided = 0;
@@ -144,6 +150,17 @@ void network::init_mpi() {
       cpus_here_ = same ? cpu_sharing::same : disjoint ? cpu_sharing::disjoint : cpu_sharing::overlapping;
     }
     bell_.open(node, rank_, size_);
+    // Requests between processes of this machine through shared memory;
+    // the seed's loop (the baseline) keeps MPI.
+    if (local_size_ > 1 && cfg_.node_requests == request_path::shared && cfg_.loop == message_loop::adaptive) {
+      std::string why;
+      if (shared_.open(node, rank_, size_, cfg_.workers, why)) {
+        standing_.assign(static_cast<std::size_t>(size_), nullptr);
+        for (int r : shared_.thieves()) stand(r);
+      } else if (cfg_.stats) {
+        std::fprintf(stderr, "tascell: rank %d: requests from this machine go by MPI: %s\n", rank_, why.c_str());
+      }
+    }
     MPI_Comm_free(&node);
     every_other_rings_ = true;
     for (int r = 0; r < size_; ++r) every_other_rings_ = every_other_rings_ && (r == rank_ || bell_.rings_for(r));
@@ -354,6 +371,11 @@ void network::thread_main() {
     // What workers handed over first (a piece a proxy got goes out before
     // this turn's probes), then what arrived.
     progress |= take_events();
+    if (shared_.active()) {
+      bool open = attached_.load(std::memory_order_acquire) && in_root_ && !root_done_here_ && !rt_.root_done();
+      shared_.set_accepting(open ? root_number_ : 0);
+      adopt_posted();
+    }
     progress |= tend_proxies();
     progress |= flush();
     progress |= receive_all();
@@ -371,7 +393,9 @@ void network::thread_main() {
     // not visible to MPI_Iprobe yet, so look again soon (the back-off
     // starts over). A ring whose message was received asks for nothing
     // more: the sender rings again when it sends again.
-    if (rung_not_received()) quiet_ = 0;
+    // A thief of this machine is writing its shared-memory request: look
+    // again soon too.
+    if (rung_not_received() || claims_seen_) quiet_ = 0;
     if (!progress) {
       pause();
     } else if (cfg_.loop == message_loop::adaptive && (posted_local_ || filled_inbox_)) {
@@ -396,6 +420,7 @@ void network::thread_main() {
     flush();
     if (clock::now() > deadline) break;
   }
+  shared_.close();
   {
     std::lock_guard<std::mutex> g(ev_m_);
     bell_.close();
@@ -442,6 +467,19 @@ void network::pause() {
     return;
   }
   auto polled = [&](int r) { return !bell_.rings_for(r); };
+  // A request posted through shared memory that has not been answered in
+  // time: wake the victim's message thread (the worker may be napping at a
+  // join, or the request must be withdrawn at the end of the root call).
+  long post_wait_us = LONG_MAX;
+  if (posted_ && !posted_rung_) {
+    auto waited = clock::now() - asking_since_;
+    if (waited >= shared_requests::ring_after) {
+      bell_.nudge(asking_rank_);
+      posted_rung_ = true;
+    } else {
+      post_wait_us = 1 + std::chrono::duration_cast<std::chrono::microseconds>(shared_requests::ring_after - waited).count();
+    }
+  }
   // A request for work is out and every worker is idle: nothing else wants
   // this process's cores, so look again at once instead of sleeping, even
   // when the answer will ring. On this machine a futex wake from another
@@ -481,6 +519,7 @@ void network::pause() {
     // TASCELL_STATS=1.
     if (wants_work()) us = sleep_before_ask(us, next_ask_, clock::now());
   }
+  us = std::min(us, post_wait_us);
   if (tracing_ && !asleep_) [[unlikely]] note_span(true);
   bell_.sleep(bell_seen_, us);
   wakeups_.fetch_add(1, std::memory_order_relaxed);

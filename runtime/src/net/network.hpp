@@ -19,6 +19,7 @@
 #include "../worker.hpp"
 #include "doorbell.hpp"
 #include "frame.hpp"
+#include "shared_requests.hpp"
 
 namespace tascell::detail {
 class runtime;
@@ -43,6 +44,12 @@ class network {
   int local_size() const { return local_size_; }
   // The message thread runs at real-time priority (TASCELL_MSG_PRIORITY).
   bool realtime() const { return realtime_; }
+  // Requests from processes on this machine may come through shared memory
+  // (TASCELL_NODE_REQUESTS=shared, shared_requests.hpp).
+  bool shares_requests() const { return shared_.active(); }
+  // Before worker i is constructed at `region`: its first page is mapped
+  // from this process's shared-memory object, when there is one.
+  void place_worker(int i, void* region);
   // How this process's CPUs (its affinity) relate to those of the other
   // processes of the run on this machine.
   enum class cpu_sharing { alone, same, disjoint, overlapping };
@@ -90,6 +97,7 @@ class network {
   std::int64_t messages_sent() const { return messages_sent_.load(std::memory_order_relaxed); }
   std::int64_t batches_sent() const { return batches_sent_.load(std::memory_order_relaxed); }
   std::int64_t wakeups() const { return wakeups_.load(std::memory_order_relaxed); }
+  std::int64_t requests_posted() const { return posts_.load(std::memory_order_relaxed); }
   std::vector<std::int64_t> take_steal_latencies();
 
   // TASCELL_STATS with several processes: every process sends the figures
@@ -195,7 +203,12 @@ class network {
   // Incumbents and the board entries written during the root call.
   std::string pack_shared_state();
   void apply_shared_state(std::string_view bytes);
-  proxy* new_proxy();
+  proxy* make_proxy();  // a fresh proxy, not yet in use
+  proxy* new_proxy();   // ... in use (proxies_)
+  // Requests that thieves on this machine posted through shared memory
+  // become proxies in use; each such thief gets a new standing proxy.
+  void adopt_posted();
+  void stand(int thief);
   void free_proxy(proxy* p);
   int load_here() const;
   bool all_hungry() const;
@@ -258,6 +271,16 @@ class network {
   std::chrono::steady_clock::time_point asking_since_;
   std::chrono::steady_clock::time_point next_ask_;
   int refusals_ = 0;
+  // The request out was posted through shared memory (shared_requests);
+  // the victim's doorbell was rung because its answer was late.
+  bool posted_ = false;
+  bool posted_rung_ = false;
+  // Shared-memory requests: this process's object and the other processes'
+  // on this machine; a standing proxy per thief there (by world rank); a
+  // thief was writing its slot at the last look.
+  shared_requests shared_;
+  std::vector<proxy*> standing_;
+  bool claims_seen_ = false;
   std::uint64_t rng_;
   // Root call state.
   bool in_root_ = false;
@@ -276,7 +299,8 @@ class network {
   std::atomic<std::int64_t> bytes_sent_{0};
   std::atomic<std::int64_t> messages_sent_{0};
   std::atomic<std::int64_t> batches_sent_{0};
-  std::atomic<std::int64_t> wakeups_{0};  // sleeps of the message thread (pause)
+  std::atomic<std::int64_t> wakeups_{0};
+  std::atomic<std::int64_t> posts_{0};    // requests posted through shared memory  // sleeps of the message thread (pause)
   std::vector<std::int64_t> out_count_;  // messages in out_[to]
 
   // TASCELL_STATS: figures from the other processes, by root call (rank 0).

@@ -60,6 +60,13 @@ std::string network::end_root(std::string outcome) {
 bool network::tend_root() {
   if (!in_root_ || !local_ended_ || !root_done_here_) return false;
   if (asking_seq_ || !proxies_.empty() || !backs_.empty()) return false;
+  // No request posted through shared memory is left unadopted (it stops
+  // accepting them first); one posted meanwhile is adopted, and withdrawn,
+  // soon (the back-off starts over).
+  if (!shared_.quiet()) {
+    claims_seen_ = true;
+    return false;
+  }
   if (rank_ != 0) {
     if (ack_sent_) return false;
     ack_sent_ = true;

@@ -98,6 +98,14 @@ bool network::ask_for_work() {
   asking_rank_ = to;
   asking_since_ = now;
   if (tracing_) note(trace_type::ask, 0, to);
+  // To a process on this machine: posted to one of its workers directly
+  // (shared_requests.hpp), or by MPI when that cannot be done now.
+  posted_ = shared_.post(to, root_number_, asking_seq_, cfg_.remote_giver == giver_choice::largest, rng_ >> 17);
+  posted_rung_ = false;
+  if (posted_) {
+    posts_.fetch_add(1, std::memory_order_relaxed);
+    return true;
+  }
   writer w(begin(to, msg::request));
   w.put(root_number_);
   w.put(asking_seq_);
@@ -130,6 +138,7 @@ void network::on_work(int from, reader& r) {
   if (tracing_) note(trace_type::arrived, piece_flow_id(from, handle), from);
   if (seq == asking_seq_ && from == asking_rank_) {
     asking_seq_ = 0;
+    posted_ = false;
     expecting_.store(false, std::memory_order_relaxed);
     refusals_ = 0;
     t->asked_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(asking_since_.time_since_epoch()).count();
@@ -168,6 +177,7 @@ void network::on_refuse(int from, std::uint64_t seq) {
   if (seq == asking_seq_ && from == asking_rank_) {
     if (tracing_) note(trace_type::denied, 0, from);
     asking_seq_ = 0;
+    posted_ = false;
     expecting_.store(false, std::memory_order_relaxed);
     loads_[static_cast<std::size_t>(from)] = 0;
     ++refusals_;
@@ -211,7 +221,7 @@ void network::on_stop(int from, std::uint64_t handle) {
 
 // --- victim side ---
 
-network::proxy* network::new_proxy() {
+network::proxy* network::make_proxy() {
   proxy* p;
   if (!spare_.empty()) {
     p = spare_.back();
@@ -224,8 +234,46 @@ network::proxy* network::new_proxy() {
     p->w = new worker_impl;
     p->w->id = -1;
   }
+  return p;
+}
+
+network::proxy* network::new_proxy() {
+  proxy* p = make_proxy();
   proxies_.push_back(p);
   return p;
+}
+
+// A proxy ready for a request that `thief` (on this machine) posts to one
+// of this process's workers itself: its address is published in the slot
+// the thief writes.
+void network::stand(int thief) {
+  proxy* p = make_proxy();
+  p->from = thief;
+  p->w->wanted = nullptr;
+  p->w->reply.store(no_reply, std::memory_order_relaxed);
+  // Last, with release: the worker that answers reads it with acquire
+  // (serve.cpp, answer_request).
+  p->w->remote_rank.store(thief, std::memory_order_release);
+  standing_[static_cast<std::size_t>(thief)] = p;
+  shared_.stand(thief, p->w);
+}
+
+void network::adopt_posted() {
+  claims_seen_ = shared_.adopt([&](int thief, std::uint64_t seq, int victim) {
+    if (victim < 0 || victim >= rt_.size())
+      fatal("malformed request from rank " + std::to_string(thief) + " through shared memory: worker " +
+            std::to_string(victim) + " of " + std::to_string(rt_.size()));
+    proxy* p = standing_[static_cast<std::size_t>(thief)];
+    p->seq = seq;
+    p->victim = rt_.worker(victim);
+    proxies_.push_back(p);
+    stand(thief);
+    // Not answered yet: the worker may be napping at a join.
+    if (p->w->reply.load(std::memory_order_acquire) == no_reply) {
+      posted_local_ = true;
+      rt_.wake_workers();
+    }
+  });
 }
 
 void network::free_proxy(proxy* p) {

@@ -1,0 +1,193 @@
+#include "shared_requests.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstring>
+
+#include "../worker.hpp"
+
+namespace tascell::detail::net {
+namespace {
+
+std::string object_name(long pid) { return "/tascell." + std::to_string(pid); }
+
+// Whether every process of `node` says yes.
+bool all_agree(bool mine, MPI_Comm node) {
+  int in = mine ? 1 : 0, out = 0;
+  if (MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_LAND, node) != MPI_SUCCESS) return false;
+  return out != 0;
+}
+
+}  // namespace
+
+bool shared_requests::open(MPI_Comm node, int world_rank, int world_size, int workers, std::string& why) {
+  int local_size = 0;
+  MPI_Comm_rank(node, &local_rank_);
+  MPI_Comm_size(node, &local_size);
+  page_ = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  std::size_t control = sizeof(header) + static_cast<std::size_t>(local_size) * sizeof(slot);
+  control_bytes_ = (control + page_ - 1) / page_ * page_;
+  own_bytes_ = control_bytes_ + static_cast<std::size_t>(workers) * page_;
+  long mine[2] = {world_rank, static_cast<long>(getpid())};
+  std::vector<long> all(2 * static_cast<std::size_t>(local_size));
+  if (MPI_Allgather(mine, 2, MPI_LONG, all.data(), 2, MPI_LONG, node) != MPI_SUCCESS) {
+    why = "MPI_Allgather of the process ids failed";
+    return false;
+  }
+
+  // This process's object: zeroed by ftruncate (every slot free).
+  std::string name = object_name(mine[1]);
+  bool ok = true;
+  fd_ = shm_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
+  if (fd_ < 0 || ftruncate(fd_, static_cast<off_t>(own_bytes_)) != 0) {
+    why = "cannot create the shared-memory object " + name + ": " + std::strerror(errno);
+    ok = false;
+  } else {
+    void* p = mmap(nullptr, control_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+    if (p == MAP_FAILED) {
+      why = "cannot map " + name + ": " + std::strerror(errno);
+      ok = false;
+    } else {
+      own_ = static_cast<char*>(p);
+      head(view{own_, own_bytes_})->workers = workers;
+    }
+  }
+  // Every object exists (the reduction is also the barrier before opening them).
+  ok = all_agree(ok, node) && ok;
+  of_rank_.assign(static_cast<std::size_t>(world_size), view{});
+  local_of_.assign(static_cast<std::size_t>(world_size), -1);
+  for (int i = 0; ok && i < local_size; ++i) {
+    int rank = static_cast<int>(all[2 * static_cast<std::size_t>(i)]);
+    local_of_[static_cast<std::size_t>(rank)] = i;
+    if (i == local_rank_) continue;
+    thieves_.push_back(rank);
+    std::string other = object_name(all[2 * static_cast<std::size_t>(i) + 1]);
+    int fd = shm_open(other.c_str(), O_RDWR, 0);
+    struct stat st {};
+    void* p = MAP_FAILED;
+    if (fd >= 0 && fstat(fd, &st) == 0)
+      p = mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) {
+      why = "cannot map the shared-memory object " + other + " of rank " + std::to_string(rank) + ": " +
+            std::strerror(errno);
+      ok = false;
+    } else {
+      of_rank_[static_cast<std::size_t>(rank)] = view{static_cast<char*>(p), static_cast<std::size_t>(st.st_size)};
+    }
+    if (fd >= 0) ::close(fd);
+  }
+  // Every process has mapped every object: the names are no longer needed
+  // (the objects live as long as a mapping does, also if a process dies).
+  ok = all_agree(ok, node) && ok;
+  if (fd_ >= 0) shm_unlink(name.c_str());
+  if (!ok) {
+    close();
+    if (why.empty()) why = "another process of this machine could not share memory";
+    return false;
+  }
+  usable_ = true;
+  return true;
+}
+
+void shared_requests::close() {
+  for (view& v : of_rank_)
+    if (v.base) munmap(v.base, v.bytes);
+  of_rank_.clear();
+  thieves_.clear();
+  if (own_) munmap(own_, control_bytes_);
+  own_ = nullptr;
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  usable_ = false;
+}
+
+bool shared_requests::place_worker(int i, void* region) {
+  if (!own_) return false;
+  void* p = mmap(region, page_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd_,
+                 static_cast<off_t>(control_bytes_ + static_cast<std::size_t>(i) * page_));
+  if (p != region) {
+    usable_ = false;
+    return false;
+  }
+  return true;
+}
+
+bool shared_requests::reaches(int world_rank) const {
+  return own_ && world_rank >= 0 && static_cast<std::size_t>(world_rank) < of_rank_.size() &&
+         of_rank_[static_cast<std::size_t>(world_rank)].base;
+}
+
+bool shared_requests::post(int world_rank, std::uint64_t root, std::uint64_t seq, bool largest,
+                           std::uint64_t start) {
+  if (!reaches(world_rank)) return false;
+  const view& v = of_rank_[static_cast<std::size_t>(world_rank)];
+  slot* s = slot_of(v, local_rank_);
+  std::uint32_t expected = free_slot;
+  if (!s->state.compare_exchange_strong(expected, claiming, std::memory_order_seq_cst)) return false;
+  auto back_out = [&] {
+    s->state.store(free_slot, std::memory_order_release);
+    return false;
+  };
+  // After the claim (seq_cst): the victim stops accepting before it looks
+  // at the slots for the last time.
+  if (root == 0 || head(v)->accepting.load(std::memory_order_seq_cst) != root) return back_out();
+  auto* proxy = reinterpret_cast<worker_impl*>(s->proxy.load(std::memory_order_acquire));
+  int n = head(v)->workers;
+  if (!proxy || n < 1 || control_bytes_ + static_cast<std::size_t>(n) * page_ > v.bytes) return back_out();
+  // The victim's workers, through their shared first pages: only the words
+  // that other processes may touch (busy, offer_depth, requester, attention).
+  worker_impl* best = nullptr;
+  int best_index = -1;
+  std::int32_t best_depth = INT32_MAX;
+  for (int k = 0; k < n; ++k) {
+    int i = static_cast<int>((start + static_cast<std::uint64_t>(k)) % static_cast<std::uint64_t>(n));
+    worker_impl* w = worker_of(v, i);
+    if (!w->busy.load(std::memory_order_relaxed) || w->requester.load(std::memory_order_relaxed)) continue;
+    std::int32_t d = w->offer_depth.load(std::memory_order_relaxed);
+    if (!best || (largest && d < best_depth)) {
+      best = w;
+      best_index = i;
+      best_depth = d;
+    }
+    if (!largest) break;
+  }
+  if (!best) return back_out();
+  s->seq = seq;
+  s->victim = best_index;
+  worker_impl* none = nullptr;
+  if (!best->requester.compare_exchange_strong(none, proxy, std::memory_order_acq_rel, std::memory_order_relaxed))
+    return back_out();
+  s->state.store(posted, std::memory_order_release);
+  best->attention.store(1, std::memory_order_release);
+  return true;
+}
+
+void shared_requests::set_accepting(std::uint64_t root) {
+  if (!usable_.load(std::memory_order_relaxed)) root = 0;
+  if (root == accepting_ || !own_) return;
+  accepting_ = root;
+  head(view{own_, own_bytes_})->accepting.store(root, std::memory_order_seq_cst);
+}
+
+void shared_requests::stand(int world_rank, worker_impl* proxy) {
+  view me{own_, own_bytes_};
+  slot_of(me, local_of_[static_cast<std::size_t>(world_rank)])
+      ->proxy.store(reinterpret_cast<std::uint64_t>(proxy), std::memory_order_release);
+}
+
+bool shared_requests::quiet() {
+  if (!own_) return true;
+  set_accepting(0);
+  view me{own_, own_bytes_};
+  for (int r : thieves_)
+    if (slot_of(me, local_of_[static_cast<std::size_t>(r)])->state.load(std::memory_order_seq_cst) != free_slot)
+      return false;
+  return true;
+}
+
+}  // namespace tascell::detail::net

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Requests between processes on one machine (TASCELL_NODE_REQUESTS,
+runtime/src/net/shared_requests.hpp).
+
+1. shared (the default): every rank's statistics line says that requests on
+   this machine go through shared memory, the processes post requests that
+   way (their count over all root calls is above 0: fib on 2 and 3
+   processes cannot finish without stealing between them), and the answers
+   are right.
+2. mpi: no rank says so, every rank posts 0 requests that way, and the
+   answers are right.
+
+usage: check_node_requests.py MPIEXEC PROGRAM
+"""
+import os
+import re
+import subprocess
+import sys
+
+LIMIT = 120  # seconds: far above what any run takes; a hang fails here
+LINE = re.compile(r"tascell stats: rank (\d+) of (\d+): .*, (\d+) requests posted through shared memory([^\n]*)")
+
+
+def run(mpiexec, program, np_, workers, path):
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               TASCELL_WORKERS=str(workers), TASCELL_STATS="1", TASCELL_NODE_REQUESTS=path)
+    cmd = [mpiexec, "--oversubscribe", "-np", str(np_), "-x", "TASCELL_WORKERS", "-x", "TASCELL_STATS",
+           "-x", "TASCELL_NODE_REQUESTS", program, "fib", "nqueens", "--repeat", "5"]
+    what = "%d processes x %d workers, TASCELL_NODE_REQUESTS=%s" % (np_, workers, path)
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=LIMIT)
+    except subprocess.TimeoutExpired:
+        raise SystemExit("FAILED: %s: no exit within %d s (a hang)" % (what, LIMIT))
+    out = p.stdout + p.stderr
+    if p.returncode != 0 or "WRONG" in out:
+        raise SystemExit("FAILED: %s: exit status %d\n%s" % (what, p.returncode, out))
+    posted, shared = {}, {}
+    for m in LINE.finditer(out):
+        rank = int(m.group(1))
+        posted[rank] = posted.get(rank, 0) + int(m.group(3))
+        shared.setdefault(rank, set()).add("through shared memory" in m.group(4))
+    if sorted(posted) != list(range(np_)):
+        raise SystemExit("FAILED: %s: statistics lines from ranks %s\n%s" % (what, sorted(posted), out))
+    return what, posted, shared, out
+
+
+def main():
+    mpiexec, program = sys.argv[1:3]
+    for np_, workers in [(2, 1), (3, 2)]:
+        what, posted, shared, out = run(mpiexec, program, np_, workers, "shared")
+        if any(s != {True} for s in shared.values()) or sum(posted.values()) == 0:
+            raise SystemExit("FAILED: %s: expected every rank to use shared memory and some requests posted "
+                             "that way; posted %s, says shared memory %s\n%s" % (what, posted, shared, out))
+        print("ok: %s: %d requests posted through shared memory (by rank: %s), right answers" %
+              (what, sum(posted.values()), posted))
+        what, posted, shared, out = run(mpiexec, program, np_, workers, "mpi")
+        if any(s != {False} for s in shared.values()) or sum(posted.values()) != 0:
+            raise SystemExit("FAILED: %s: expected no rank to use shared memory; posted %s, says shared "
+                             "memory %s\n%s" % (what, posted, shared, out))
+        print("ok: %s: every request by MPI, right answers" % what)
+
+
+if __name__ == "__main__":
+    main()
