@@ -31,11 +31,13 @@
 usage: mpi_bench.py --build-dir build/release/bench [--reps 5] [--only latency|speedup|wait|priority|requests]
 """
 import argparse
+import glob
 import os
 import re
 import statistics
 import subprocess
 import sys
+import tempfile
 
 ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
 MPIRUN = ["mpirun", "--oversubscribe", "--tag-output"]
@@ -60,14 +62,26 @@ def latency_samples(reps, variants):
     samples = {name: [] for name in variants}
     for _ in range(reps):
         for name, (build, settings) in variants.items():
-            cmd = MPIRUN + ["-np", "2", "-x", "TASCELL_WORKERS=1"]
-            for setting in settings:
-                cmd += ["-x", setting]
-            text = run(cmd + [os.path.join(build, "mpi-steal-latency"), "27", "200"], ENV)
-            for line in text.splitlines():
-                m = re.search(r"steal_ns \d+((?: \d+)*)$", line)
-                if m:
-                    samples[name] += [int(x) / 1000.0 for x in m.group(1).split()]
+            with tempfile.TemporaryDirectory() as outdir:
+                # Each process's output from its own file: mpirun forwards
+                # output in the chunks it reads, so a long line of one
+                # process may be cut by another's; and --tag-output puts its
+                # tag before every chunk, also inside a line (both lost a
+                # run's samples now and then until session 8).
+                cmd = MPIRUN + ["-np", "2", "--output-filename", outdir, "-x", "TASCELL_WORKERS=1"]
+                for setting in settings:
+                    cmd += ["-x", setting]
+                run(cmd + [os.path.join(build, "mpi-steal-latency"), "27", "200"], ENV)
+                files = sorted(glob.glob(os.path.join(outdir, "*", "rank.*", "stdout")))
+                if len(files) != 2:
+                    raise SystemExit("mpirun --output-filename wrote %d stdout files for 2 processes" % len(files))
+                for path in files:
+                    with open(path) as f:
+                        text = re.sub(r"\[\d+,\d+\]<std(?:out|err)>:", "", f.read())
+                    for line in text.splitlines():
+                        m = re.search(r"steal_ns \d+((?: \d+)*)$", line)
+                        if m:
+                            samples[name] += [int(x) / 1000.0 for x in m.group(1).split()]
     return samples
 
 
