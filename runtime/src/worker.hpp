@@ -103,6 +103,10 @@ struct fiber_slot {
 
 struct worker_impl : worker {
   // --- touched by other workers ---
+  // (and by the message threads of the other processes of this machine:
+  // attention, requester, busy and offer_depth, through the region's first
+  // page, which is shared with them (net/shared_requests.hpp); keep these
+  // within the first 4096 bytes.)
   // The worker that asks this one for work (one at a time; others retry
   // elsewhere). Claimed by compare-and-swap, cleared by the owner.
   alignas(64) std::atomic<worker_impl*> requester{nullptr};

@@ -25,14 +25,50 @@ bool all_agree(bool mine, MPI_Comm node) {
 
 }  // namespace
 
+std::size_t shared_requests::page_bytes() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
+
+std::size_t shared_requests::control_size(int local_size) {
+  std::size_t page = page_bytes();
+  std::size_t control = sizeof(header) + static_cast<std::size_t>(local_size) * sizeof(slot);
+  return (control + page - 1) / page * page;
+}
+
+std::size_t shared_requests::object_bytes(int local_size, int workers) {
+  return control_size(local_size) + static_cast<std::size_t>(workers) * page_bytes();
+}
+
+std::size_t shared_requests::worker_offset(int local_size, int i) {
+  return control_size(local_size) + static_cast<std::size_t>(i) * page_bytes();
+}
+
+void shared_requests::attach_for_testing(int rank, const std::vector<char*>& objects, int workers) {
+  int n = static_cast<int>(objects.size());
+  page_ = page_bytes();
+  control_bytes_ = control_size(n);
+  own_bytes_ = object_bytes(n, workers);
+  local_rank_ = rank;
+  own_ = objects[static_cast<std::size_t>(rank)];
+  head(view{own_, own_bytes_})->workers = workers;
+  of_rank_.assign(objects.size(), view{});
+  local_of_.assign(objects.size(), -1);
+  thieves_.clear();
+  for (int r = 0; r < n; ++r) {
+    local_of_[static_cast<std::size_t>(r)] = r;
+    if (r == rank) continue;
+    thieves_.push_back(r);
+    of_rank_[static_cast<std::size_t>(r)] = view{objects[static_cast<std::size_t>(r)], own_bytes_};
+  }
+  usable_.store(true, std::memory_order_relaxed);
+}
+
 bool shared_requests::open(MPI_Comm node, int world_rank, int world_size, int workers, std::string& why) {
   int local_size = 0;
   MPI_Comm_rank(node, &local_rank_);
   MPI_Comm_size(node, &local_size);
-  page_ = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-  std::size_t control = sizeof(header) + static_cast<std::size_t>(local_size) * sizeof(slot);
-  control_bytes_ = (control + page_ - 1) / page_ * page_;
-  own_bytes_ = control_bytes_ + static_cast<std::size_t>(workers) * page_;
+  page_ = page_bytes();
+  control_bytes_ = control_size(local_size);
+  own_bytes_ = object_bytes(local_size, workers);
+  mapped_ = true;
   long mine[2] = {world_rank, static_cast<long>(getpid())};
   std::vector<long> all(2 * static_cast<std::size_t>(local_size));
   if (MPI_Allgather(mine, 2, MPI_LONG, all.data(), 2, MPI_LONG, node) != MPI_SUCCESS) {
@@ -96,11 +132,12 @@ bool shared_requests::open(MPI_Comm node, int world_rank, int world_size, int wo
 
 void shared_requests::close() {
   for (view& v : of_rank_)
-    if (v.base) munmap(v.base, v.bytes);
+    if (v.base && mapped_) munmap(v.base, v.bytes);
   of_rank_.clear();
   thieves_.clear();
-  if (own_) munmap(own_, control_bytes_);
+  if (own_ && mapped_) munmap(own_, control_bytes_);
   own_ = nullptr;
+  mapped_ = false;
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
   usable_ = false;

@@ -67,6 +67,16 @@ class shared_requests {
   bool open(MPI_Comm node, int world_rank, int world_size, int workers, std::string& why);
   // Unmaps the other processes' objects (at exit).
   void close();
+  // The size of a process's object (local_size processes on the machine,
+  // `workers` worker pages after the control area), and where worker i's
+  // page starts in it.
+  static std::size_t object_bytes(int local_size, int workers);
+  static std::size_t worker_offset(int local_size, int i);
+  // Test hook (tests/runtime/shared_requests_test.cpp): plays process
+  // `rank` of objects.size() processes on one machine (world ranks equal
+  // ranks on the machine) whose objects, zeroed and each object_bytes()
+  // long, are in this process's memory. close() forgets them.
+  void attach_for_testing(int rank, const std::vector<char*>& objects, int workers);
   bool active() const { return own_ != nullptr; }
 
   // Worker i's first page, mapped from this process's object at the start
@@ -128,7 +138,11 @@ class shared_requests {
     return reinterpret_cast<worker_impl*>(v.base + control_bytes_ + static_cast<std::size_t>(i) * page_);
   }
 
+  static std::size_t page_bytes();
+  static std::size_t control_size(int local_size);
+
   int fd_ = -1;
+  bool mapped_ = false;  // the views are mappings (not a test's memory)
   std::size_t page_ = 4096;
   std::size_t control_bytes_ = 0;  // the same in every process: it depends on the local size only
   int local_rank_ = 0;

@@ -1,0 +1,160 @@
+// Requests posted through shared memory (net/shared_requests.hpp): one
+// process plays a victim (rank 0) and a thief (rank 1) of one machine, their
+// objects in ordinary memory, the victim's workers made by hand in their
+// pages as the runtime makes them at the start of their regions.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <vector>
+
+#include "net/shared_requests.hpp"
+#include "worker.hpp"
+
+namespace tascell::detail::net {
+namespace {
+
+constexpr int workers = 2;
+static_assert(sizeof(worker_impl) <= 4096, "the test lays the victim's workers a page apart");
+
+struct machine {
+  std::vector<char*> objects;
+  shared_requests victim, thief;
+  worker_impl* w[workers] = {};
+  std::unique_ptr<worker_impl> proxy = std::make_unique<worker_impl>();
+  std::unique_ptr<worker_impl> proxy2 = std::make_unique<worker_impl>();
+
+  machine() {
+    std::size_t bytes = shared_requests::object_bytes(2, workers);
+    for (int r = 0; r < 2; ++r) {
+      char* p = static_cast<char*>(std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096));
+      std::memset(p, 0, bytes);
+      objects.push_back(p);
+    }
+    for (int i = 0; i < workers; ++i)
+      w[i] = ::new (objects[0] + shared_requests::worker_offset(2, i)) worker_impl;
+    victim.attach_for_testing(0, objects, workers);
+    thief.attach_for_testing(1, objects, workers);
+    proxy->remote_rank.store(1);
+    proxy2->remote_rank.store(1);
+    victim.stand(1, proxy.get());
+  }
+  ~machine() {
+    victim.close();
+    thief.close();
+    for (worker_impl* x : w) x->~worker_impl();
+    for (char* p : objects) std::free(p);
+  }
+  struct adopted {
+    int thief = -1;
+    std::uint64_t seq = 0;
+    int victim = -1;
+    int calls = 0;
+  };
+  adopted adopt() {
+    adopted a;
+    victim.adopt([&](int t, std::uint64_t seq, int v) {
+      a = {t, seq, v, a.calls + 1};
+    });
+    return a;
+  }
+};
+
+TEST(SharedRequests, APostReachesABusyWorkerAndIsAdopted) {
+  machine m;
+  m.victim.set_accepting(5);
+  m.w[1]->busy.store(true);
+  ASSERT_TRUE(m.thief.reaches(0));
+  ASSERT_TRUE(m.thief.post(0, 5, 42, false, 0));
+  EXPECT_EQ(m.w[1]->requester.load(), m.proxy.get());
+  EXPECT_EQ(m.w[1]->attention.load(), 1u);
+  EXPECT_EQ(m.w[0]->requester.load(), nullptr);
+  EXPECT_EQ(m.w[0]->attention.load(), 0u);
+  auto a = m.adopt();
+  EXPECT_EQ(a.calls, 1);
+  EXPECT_EQ(a.thief, 1);
+  EXPECT_EQ(a.seq, 42u);
+  EXPECT_EQ(a.victim, 1);
+  // Adopted once: the slot is free, and nothing more is adopted.
+  EXPECT_EQ(m.adopt().calls, 0);
+  // The next request lands on the next standing proxy.
+  m.victim.stand(1, m.proxy2.get());
+  m.w[0]->busy.store(true);
+  ASSERT_TRUE(m.thief.post(0, 5, 43, false, 0));
+  EXPECT_EQ(m.w[0]->requester.load(), m.proxy2.get());
+  EXPECT_EQ(m.adopt().seq, 43u);
+}
+
+TEST(SharedRequests, NothingIsPostedForAnotherRootCallOrWhenNotAccepting) {
+  machine m;
+  m.w[0]->busy.store(true);
+  EXPECT_FALSE(m.thief.post(0, 5, 1, false, 0));  // not accepting (0)
+  m.victim.set_accepting(5);
+  EXPECT_FALSE(m.thief.post(0, 6, 2, false, 0));  // another root call
+  EXPECT_FALSE(m.thief.post(0, 0, 3, false, 0));
+  EXPECT_EQ(m.w[0]->requester.load(), nullptr);
+  EXPECT_EQ(m.w[0]->attention.load(), 0u);
+  EXPECT_EQ(m.adopt().calls, 0);
+  // Backing out left the slot free.
+  EXPECT_TRUE(m.thief.post(0, 5, 4, false, 0));
+}
+
+TEST(SharedRequests, NothingIsPostedToAnIdleOrAlreadyAskedWorker) {
+  machine m;
+  m.victim.set_accepting(5);
+  EXPECT_FALSE(m.thief.post(0, 5, 1, false, 0));  // no busy worker
+  m.w[0]->busy.store(true);
+  worker_impl local_thief;
+  m.w[0]->requester.store(&local_thief);
+  EXPECT_FALSE(m.thief.post(0, 5, 2, false, 0));  // asked by a local thief
+  EXPECT_EQ(m.w[0]->requester.load(), &local_thief);
+  EXPECT_EQ(m.adopt().calls, 0);
+}
+
+TEST(SharedRequests, NothingIsPostedWithoutAStandingProxy) {
+  machine m;
+  m.victim.set_accepting(5);
+  m.w[0]->busy.store(true);
+  ASSERT_TRUE(m.thief.post(0, 5, 1, false, 0));
+  m.adopt();  // the proxy is taken; no new one stands
+  m.victim.stand(1, nullptr);
+  m.w[0]->requester.store(nullptr);
+  EXPECT_FALSE(m.thief.post(0, 5, 2, false, 0));
+}
+
+TEST(SharedRequests, LargestChoosesTheShallowestOffer) {
+  machine m;
+  m.victim.set_accepting(5);
+  m.w[0]->busy.store(true);
+  m.w[0]->offer_depth.store(7);
+  m.w[1]->busy.store(true);
+  m.w[1]->offer_depth.store(3);
+  ASSERT_TRUE(m.thief.post(0, 5, 1, true, 0));
+  EXPECT_EQ(m.w[1]->requester.load(), m.proxy.get());
+  EXPECT_EQ(m.adopt().victim, 1);
+  // Without it: the first busy worker from the start given.
+  m.victim.stand(1, m.proxy2.get());
+  m.w[1]->requester.store(nullptr);
+  ASSERT_TRUE(m.thief.post(0, 5, 2, false, 0));
+  EXPECT_EQ(m.w[0]->requester.load(), m.proxy2.get());
+}
+
+TEST(SharedRequests, ARootCallEndsOnlyWhenNoRequestIsPosted) {
+  machine m;
+  m.victim.set_accepting(5);
+  m.w[0]->busy.store(true);
+  ASSERT_TRUE(m.thief.post(0, 5, 1, false, 0));
+  EXPECT_FALSE(m.victim.quiet());  // posted, not adopted yet
+  EXPECT_EQ(m.adopt().calls, 1);
+  EXPECT_TRUE(m.victim.quiet());
+  // quiet() stopped accepting: a request after it goes by MPI.
+  m.victim.stand(1, m.proxy2.get());
+  m.w[0]->requester.store(nullptr);
+  EXPECT_FALSE(m.thief.post(0, 5, 2, false, 0));
+  EXPECT_TRUE(m.victim.quiet());
+}
+
+}  // namespace
+}  // namespace tascell::detail::net
