@@ -146,7 +146,7 @@ std::string write_trace(const std::string& path, int rank, int processes, const 
           break;
         case trace_type::ask:
           instant(r, "ask");
-          std::fprintf(f, "\"to\":%d}}", r.a);
+          std::fprintf(f, "\"to\":%d%s}}", r.a, r.b ? ",\"shared\":true" : "");
           break;
         case trace_type::denied:
           instant(r, "denied");

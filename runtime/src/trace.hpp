@@ -36,7 +36,7 @@ enum class trace_type : std::uint8_t {
   // The message thread.
   send,       // a: to rank; b: messages; c: bytes
   recv,       // a: from rank; b: messages; c: bytes
-  ask,        // a: the rank asked for work
+  ask,        // a: the rank asked for work; b: 1 if posted through shared memory
   denied,     // a: the rank that had none
   arrived,    // id: the piece; a: from rank (work received)
   improved,   // id: the incumbent; a: from rank

@@ -111,6 +111,7 @@ def main():
     instants = collections.Counter()
     steal_back_requests = []  # (track, ts)
     arrived = collections.Counter()
+    shared_asks = collections.Counter()  # by process: requests posted through shared memory
     sent = recvd = 0
     thread_names, process_names = {}, set()
     for e in events:
@@ -126,6 +127,8 @@ def main():
             flows[e["id"]][e["ph"]].append((track, e["ts"], e.get("args", {})))
         elif e["ph"] == "i":
             instants[e["name"]] += 1
+            if e["name"] == "ask" and e["args"].get("shared"):
+                shared_asks[e["pid"]] += 1
             if e["name"] == "request" and e["args"].get("steal_back"):
                 steal_back_requests.append((track, e["ts"]))
             if e["name"] == "work arrived":
@@ -231,6 +234,15 @@ def main():
             problems.append("wake-ups per rank %s, but rank 0's table says %s" % (dict(own), dict(gathered)))
         if wake_all != sum(own.values()):
             problems.append("the \"all\" rows sum wake-ups to %d, the ranks to %d" % (wake_all, sum(own.values())))
+        # Requests posted through shared memory: each rank's own line
+        # against its ask instants marked shared.
+        posted = collections.defaultdict(int)
+        for m in re.finditer(r"tascell stats: rank (\d+) of \d+: .*, (\d+) requests posted through shared memory",
+                             p.stderr):
+            posted[int(m.group(1))] += int(m.group(2))
+        if {r: n for r, n in posted.items() if n} != dict(shared_asks):
+            problems.append("requests posted through shared memory per rank %s, but the trace has %s" %
+                            (dict(posted), dict(shared_asks)))
     if problems:
         fail("; ".join(problems))
     if given == 0:

@@ -97,11 +97,11 @@ bool network::ask_for_work() {
   expecting_.store(true, std::memory_order_relaxed);
   asking_rank_ = to;
   asking_since_ = now;
-  if (tracing_) note(trace_type::ask, 0, to);
   // To a process on this machine: posted to one of its workers directly
   // (shared_requests.hpp), or by MPI when that cannot be done now.
   posted_ = shared_.post(to, root_number_, asking_seq_, cfg_.remote_giver == giver_choice::largest, rng_ >> 17);
   posted_rung_ = false;
+  if (tracing_) note(trace_type::ask, 0, to, posted_ ? 1 : 0);
   if (posted_) {
     posts_.fetch_add(1, std::memory_order_relaxed);
     return true;
