@@ -9,6 +9,9 @@ runtime/src/net/shared_requests.hpp).
    are right.
 2. mpi: no rank says so, every rank posts 0 requests that way, and the
    answers are right.
+3. Settings that differ between the processes of the machine (rank 0 mpi,
+   rank 1 shared): they agree on MPI instead of waiting for each other,
+   rank 1 says why, and the answers are right.
 
 usage: check_node_requests.py MPIEXEC PROGRAM
 """
@@ -44,8 +47,30 @@ def run(mpiexec, program, np_, workers, path):
     return what, posted, shared, out
 
 
+def mixed(mpiexec, program):
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    app = ["-x", "TASCELL_WORKERS=1", "-x", "TASCELL_STATS=1"]
+    cmd = ([mpiexec, "--oversubscribe", "-np", "1"] + app + ["-x", "TASCELL_NODE_REQUESTS=mpi", program, "fib",
+                                                            "--repeat", "3", ":", "-np", "1"] +
+           app + ["-x", "TASCELL_NODE_REQUESTS=shared", program, "fib", "--repeat", "3"])
+    what = "rank 0 TASCELL_NODE_REQUESTS=mpi, rank 1 shared"
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=LIMIT)
+    except subprocess.TimeoutExpired:
+        raise SystemExit("FAILED: %s: no exit within %d s (a hang)" % (what, LIMIT))
+    out = p.stdout + p.stderr
+    if p.returncode != 0 or "WRONG" in out or "all right" not in out:
+        raise SystemExit("FAILED: %s: exit status %d\n%s" % (what, p.returncode, out))
+    if "rank 1: requests from this machine go by MPI: not every process" not in out:
+        raise SystemExit("FAILED: %s: rank 1 does not say why its requests go by MPI\n%s" % (what, out))
+    if any(int(m.group(3)) for m in LINE.finditer(out)) or "; requests on this machine through shared memory" in out:
+        raise SystemExit("FAILED: %s: a rank posted through shared memory\n%s" % (what, out))
+    print("ok: %s: both by MPI, rank 1 says why, right answers" % what)
+
+
 def main():
     mpiexec, program = sys.argv[1:3]
+    mixed(mpiexec, program)
     for np_, workers in [(2, 1), (3, 2)]:
         what, posted, shared, out = run(mpiexec, program, np_, workers, "shared")
         if any(s != {True} for s in shared.values()) or sum(posted.values()) == 0:

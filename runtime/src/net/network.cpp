@@ -152,12 +152,13 @@ void network::init_mpi() {
     bell_.open(node, rank_, size_);
     // Requests between processes of this machine through shared memory;
     // the seed's loop (the baseline) keeps MPI.
-    if (local_size_ > 1 && cfg_.node_requests == request_path::shared && cfg_.loop == message_loop::adaptive) {
+    if (local_size_ > 1) {
+      bool wanted = cfg_.node_requests == request_path::shared && cfg_.loop == message_loop::adaptive;
       std::string why;
-      if (shared_.open(node, rank_, size_, cfg_.workers, why)) {
+      if (shared_.open(node, wanted, rank_, size_, cfg_.workers, why)) {
         standing_.assign(static_cast<std::size_t>(size_), nullptr);
         for (int r : shared_.thieves()) stand(r);
-      } else if (cfg_.stats) {
+      } else if (cfg_.stats && wanted) {
         std::fprintf(stderr, "tascell: rank %d: requests from this machine go by MPI: %s\n", rank_, why.c_str());
       }
     }

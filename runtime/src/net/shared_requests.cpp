@@ -61,7 +61,14 @@ void shared_requests::attach_for_testing(int rank, const std::vector<char*>& obj
   usable_.store(true, std::memory_order_relaxed);
 }
 
-bool shared_requests::open(MPI_Comm node, int world_rank, int world_size, int workers, std::string& why) {
+bool shared_requests::open(MPI_Comm node, bool wanted, int world_rank, int world_size, int workers,
+                           std::string& why) {
+  // Decided together: a process whose settings differ must not leave the
+  // others waiting in the collectives below.
+  if (!all_agree(wanted, node)) {
+    why = "not every process of this machine has TASCELL_NODE_REQUESTS=shared and TASCELL_MSG_LOOP=adaptive";
+    return false;
+  }
   int local_size = 0;
   MPI_Comm_rank(node, &local_rank_);
   MPI_Comm_size(node, &local_size);

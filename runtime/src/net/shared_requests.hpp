@@ -60,11 +60,12 @@ class shared_requests {
   static constexpr std::chrono::microseconds ring_after{200};
 
   // Collective over `node` (the processes of the run on this machine), from
-  // the message thread, before the workers are made: each process creates
-  // its object (a control area and a page per worker) and maps every other
-  // one's. False, with the reason, when shared memory cannot be had:
-  // requests then go by MPI.
-  bool open(MPI_Comm node, int world_rank, int world_size, int workers, std::string& why);
+  // the message thread, before the workers are made; every process calls
+  // it, `wanted` or not. When every process wants it, each creates its
+  // object (a control area and a page per worker) and maps every other
+  // one's. False, with the reason, when not every process wants it or
+  // shared memory cannot be had: requests then go by MPI.
+  bool open(MPI_Comm node, bool wanted, int world_rank, int world_size, int workers, std::string& why);
   // Unmaps the other processes' objects (at exit).
   void close();
   // The size of a process's object (local_size processes on the machine,
