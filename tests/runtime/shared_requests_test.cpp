@@ -62,6 +62,19 @@ struct machine {
   }
 };
 
+// Other processes touch these words through the worker's first page only
+// (the rest of the region stays private).
+TEST(SharedRequests, TheWordsOtherProcessesTouchAreOnTheFirstPage) {
+  machine m;
+  worker_impl* w = m.w[0];
+  auto offset = [&](const void* field) {
+    return static_cast<const char*>(field) - reinterpret_cast<const char*>(w);
+  };
+  for (std::ptrdiff_t end : {offset(&w->attention) + 4, offset(&w->requester) + 8, offset(&w->busy) + 1,
+                             offset(&w->offer_depth) + 4})
+    EXPECT_LE(end, 4096);
+}
+
 TEST(SharedRequests, APostReachesABusyWorkerAndIsAdopted) {
   machine m;
   m.victim.set_accepting(5);

@@ -299,8 +299,8 @@ class network {
   std::atomic<std::int64_t> bytes_sent_{0};
   std::atomic<std::int64_t> messages_sent_{0};
   std::atomic<std::int64_t> batches_sent_{0};
-  std::atomic<std::int64_t> wakeups_{0};
-  std::atomic<std::int64_t> posts_{0};    // requests posted through shared memory  // sleeps of the message thread (pause)
+  std::atomic<std::int64_t> wakeups_{0};  // sleeps of the message thread (pause)
+  std::atomic<std::int64_t> posts_{0};    // requests posted through shared memory
   std::vector<std::int64_t> out_count_;  // messages in out_[to]
 
   // TASCELL_STATS: figures from the other processes, by root call (rank 0).

@@ -6,10 +6,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <climits>
 #include <cstring>
 
 #include "../worker.hpp"
+#include "giver.hpp"
 
 namespace tascell::detail::net {
 namespace {
@@ -185,22 +185,13 @@ bool shared_requests::post(int world_rank, std::uint64_t root, std::uint64_t seq
   if (!proxy || n < 1 || control_bytes_ + static_cast<std::size_t>(n) * page_ > v.bytes) return back_out();
   // The victim's workers, through their shared first pages: only the words
   // that other processes may touch (busy, offer_depth, requester, attention).
-  worker_impl* best = nullptr;
-  int best_index = -1;
-  std::int32_t best_depth = INT32_MAX;
-  for (int k = 0; k < n; ++k) {
-    int i = static_cast<int>((start + static_cast<std::uint64_t>(k)) % static_cast<std::uint64_t>(n));
-    worker_impl* w = worker_of(v, i);
-    if (!w->busy.load(std::memory_order_relaxed) || w->requester.load(std::memory_order_relaxed)) continue;
-    std::int32_t d = w->offer_depth.load(std::memory_order_relaxed);
-    if (!best || (largest && d < best_depth)) {
-      best = w;
-      best_index = i;
-      best_depth = d;
-    }
-    if (!largest) break;
-  }
-  if (!best) return back_out();
+  int best_index = choose_giver(
+      n, start, largest, [&](int i) { return worker_of(v, i); },
+      [](worker_impl* w) {
+        return w->busy.load(std::memory_order_relaxed) && !w->requester.load(std::memory_order_relaxed);
+      });
+  if (best_index < 0) return back_out();
+  worker_impl* best = worker_of(v, best_index);
   s->seq = seq;
   s->victim = best_index;
   worker_impl* none = nullptr;

@@ -22,7 +22,7 @@
 //   T: slot.state free -> claiming (compare-and-swap), then reads V's
 //      `accepting` (the root call V takes requests for): not T's own root
 //      call -> state = free, and the request goes by MPI. Otherwise it writes
-//      its rank, the request number and the worker's index, then
+//      the request number and the worker's index (giver.hpp), then
 //      compare-and-swaps the worker's `requester` from null to the standing
 //      proxy (failure: state = free, by MPI), then state = posted, then the
 //      worker's `attention` = 1.
@@ -101,7 +101,7 @@ class shared_requests {
   // Publishes the standing proxy for the thief `world_rank`.
   void stand(int world_rank, worker_impl* proxy);
   // Calls f(thief, seq, victim index) for each posted request, then frees its
-  // slot; f must stand a new proxy for `from` (the old one is taken).
+  // slot; f must stand a new proxy for that thief (the old one is taken).
   // Returns whether a slot is being claimed (look again soon).
   template <class F>
   bool adopt(F&& f);

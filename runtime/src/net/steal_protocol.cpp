@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "../runtime.hpp"
+#include "giver.hpp"
 #include "network.hpp"
 #include "registry.hpp"
 #include "tascell/detail/entry.hpp"
@@ -333,22 +334,12 @@ bool network::ask_local(proxy& p) {
   int n = rt_.size();
   int start = static_cast<int>(rng_ % static_cast<std::uint64_t>(n));
   if (cfg_.remote_giver == giver_choice::largest) {
-    // The busy worker whose oldest point with work is shallowest in the
-    // task tree: its half of that point is the largest piece on offer here,
-    // so one round trip keeps the asking process busy longest. Ties: from a
-    // random start.
-    worker_impl* best = nullptr;
-    std::int32_t best_depth = INT32_MAX;
-    for (int k = 0; k < n; ++k) {
-      worker_impl* v = rt_.worker((start + k) % n);
-      if (!v->busy.load(std::memory_order_relaxed) || tried(v)) continue;
-      std::int32_t d = v->offer_depth.load(std::memory_order_relaxed);
-      if (!best || d < best_depth) {
-        best = v;
-        best_depth = d;
-      }
-    }
-    if (best && post(best)) return true;
+    // The largest piece on offer here, so that one round trip keeps the
+    // asking process busy longest (giver.hpp).
+    int i = choose_giver(
+        n, static_cast<std::uint64_t>(start), true, [&](int k) { return rt_.worker(k); },
+        [&](worker_impl* v) { return v->busy.load(std::memory_order_relaxed) && !tried(v); });
+    if (i >= 0 && post(rt_.worker(i))) return true;
   }
   for (int k = 0; k < n; ++k) {
     worker_impl* v = rt_.worker((start + k) % n);
