@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""What bounds the serial overhead of a spawn point per node: the translated
+programs rebuilt against copies of the runtime's headers from which one cost
+at a time is removed, timed side by side with the sequential program.
+
+The variants (each a copy of runtime/include with dowork.hpp edited; the
+programs stay correct only in `base`, which is the real header; the others
+are bounds, run with 1 worker, where nobody asks for work and nothing
+throws):
+
+  base     the real headers
+  nopoll   a @dowork { } does not poll, nor does a @dowork for whose body
+           takes a ctx (its iterations still claim)
+  notry    a @dowork { } has no try/catch (no exception or cancellation
+           semantics)
+  both     nopoll and notry
+  serial   no spawn point at all: every @dowork runs as plain code (its
+           exec_serial: the parts as calls, the loop as a loop); what is
+           left is the ctx parameter and the program's own structure
+
+  python3 bench/bounds/run_bounds.py --build-dir build/release --problems fib:35,lu:512,pen:12 --reps 15
+
+It reads the compile and link commands of <problem>-tcpp from the build's
+ninja files (`ninja -t commands`), so the flags are the build's own (-O3),
+and changes only the include directory and the output.
+"""
+import argparse
+import os
+import pathlib
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+
+PARTS_POLL = """      poll(in);
+      call_owner<0>(ps, co, in);"""
+PARTS_TRY = """    try {
+      poll(in);"""
+CATCH_START = "    } catch (...) {"
+CATCH_END = "      goto merge;\n    }\n"
+LOOP_POLL = """        p->sp.next = k + 1;
+        poll(in);
+        cs::call(body, s, in, first + k * step);"""
+LOOP_EXEC = """  if (!o.when) [[unlikely]] {
+    site::exec_serial(c, r, cl, body);
+    return;
+  }
+  site::exec(c, o, r, cl, body);"""
+PARTS_EXEC = """    if (!o.when) [[unlikely]] {
+      site::exec_serial(c, co, ps);
+      return;
+    }
+    site::exec(c, o, co, ps);"""
+
+
+def must_replace(text, old, new, what):
+    if old not in text:
+        sys.exit(f"run_bounds.py: dowork.hpp no longer has {what}; update the edit")
+    return text.replace(old, new, 1)
+
+
+def no_poll(text):
+    text = must_replace(text, PARTS_POLL, "      call_owner<0>(ps, co, in);", "the parts' poll")
+    return must_replace(text, LOOP_POLL, LOOP_POLL.replace("        poll(in);\n", ""), "the loop's poll")
+
+
+def drop_try(text):
+    """The parts' try block becomes a plain block; its handler is dropped."""
+    text = must_replace(text, PARTS_TRY, PARTS_TRY.replace("try {", "{"), "the parts' try block")
+    i = text.index("call_owner<0>(ps, co, in);")
+    j = text.index(CATCH_START, i)
+    k = text.index(CATCH_END, j) + len(CATCH_END)
+    return text[:j] + "    }\n    if (false) goto merge;\n" + text[k:]
+
+
+def variant(text, name):
+    if name == "base":
+        return text
+    if name == "nopoll":
+        return no_poll(text)
+    if name == "notry":
+        return drop_try(text)
+    if name == "both":
+        return no_poll(drop_try(text))
+    if name == "serial":
+        text = must_replace(text, PARTS_EXEC, "    (void)o;\n    site::exec_serial(c, co, ps);", "dowork_parts")
+        return must_replace(text, LOOP_EXEC, "  (void)o;\n  site::exec_serial(c, r, cl, body);", "dowork_loop")
+    sys.exit(f"run_bounds.py: unknown variant {name}")
+
+
+def commands(build, target):
+    out = subprocess.run(["ninja", "-C", str(build), "-t", "commands", target], check=True,
+                         capture_output=True, text=True).stdout.splitlines()
+    compile_cmd = next(l for l in out if f"{target}.tascell/" in l and " -c " in l)
+    link_cmd = next(l for l in out if f" -o {target} " in l or l.rstrip().endswith(f"-o {target}"))
+    return compile_cmd, link_cmd.removeprefix(": && ").removesuffix(" && :")
+
+
+def build_variant(build, problem, name, inc, out_dir):
+    target = f"bench/{problem}-tcpp"
+    compile_cmd, link_cmd = commands(build, target)
+    args = shlex.split(compile_cmd)
+    include = str(REPO / "runtime" / "include")
+    args = [f"-I{inc}" if a == f"-I{include}" else a for a in args]
+    obj = out_dir / f"{problem}-{name}.o"
+    args[args.index("-o") + 1] = str(obj)
+    for drop in ("-MD", "-MT", "-MF"):
+        while drop in args:
+            i = args.index(drop)
+            del args[i:i + (1 if drop == "-MD" else 2)]
+    subprocess.run(args, check=True, cwd=build)
+    link = shlex.split(link_cmd)
+    link = [str(obj) if a.endswith(f"{problem}-tcpp.cpp.o") else a for a in link]
+    exe = out_dir / f"{problem}-{name}"
+    link[link.index("-o") + 1] = str(exe)
+    subprocess.run(link, check=True, cwd=build)
+    return exe
+
+
+def seconds(exe, n):
+    env = dict(os.environ, TASCELL_WORKERS="1")
+    out = subprocess.run([str(exe), str(n), "1"], check=True, capture_output=True, text=True, env=env).stdout
+    return float(out.strip().splitlines()[-1].split("seconds=")[1])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build-dir", default="build/release", help="a configured Ninja build with the bench targets")
+    ap.add_argument("--problems", default="fib:35,lu:512")
+    ap.add_argument("--variants", default="base,nopoll,notry,both,serial")
+    ap.add_argument("--reps", type=int, default=15)
+    a = ap.parse_args()
+    build = pathlib.Path(a.build_dir).resolve()
+    names = a.variants.split(",")
+    problems = [(p.split(":")[0], int(p.split(":")[1])) for p in a.problems.split(",")]
+    with tempfile.TemporaryDirectory(prefix="tascell-bounds-") as tmp:
+        tmp = pathlib.Path(tmp)
+        header = (REPO / "runtime/include/tascell/dowork.hpp").read_text()
+        incs = {}
+        for name in names:
+            inc = tmp / f"inc-{name}"
+            shutil.copytree(REPO / "runtime" / "include", inc)
+            (inc / "tascell/dowork.hpp").write_text(variant(header, name))
+            incs[name] = inc
+        for problem, n in problems:
+            exes = {"seq": build / "bench" / f"{problem}-seq"}
+            for name in names:
+                exes[name] = build_variant(build, problem, name, incs[name], tmp)
+            times = {k: [] for k in exes}
+            order = list(exes)
+            for r in range(a.reps):
+                for k in order[r % len(order):] + order[:r % len(order)]:
+                    times[k].append(seconds(exes[k], n))
+            seq = statistics.median(times["seq"])
+            print(f"{problem}({n}), 1 worker, median of {a.reps} interleaved rounds:")
+            for k in order:
+                m = statistics.median(times[k])
+                print(f"  {k:8s} {m:.4f} s  {m / seq:.2f} x seq")
+
+
+if __name__ == "__main__":
+    main()
