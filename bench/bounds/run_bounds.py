@@ -100,12 +100,14 @@ def commands(build, target):
     return compile_cmd, link_cmd.removeprefix(": && ").removesuffix(" && :")
 
 
-def build_variant(build, problem, name, inc, out_dir):
-    target = f"bench/{problem}-tcpp"
-    compile_cmd, link_cmd = commands(build, target)
+def build_variant(build, problem, cmds, name, inc, out_dir):
+    compile_cmd, link_cmd = cmds
     args = shlex.split(compile_cmd)
-    include = str(REPO / "runtime" / "include")
-    args = [f"-I{inc}" if a == f"-I{include}" else a for a in args]
+    include = f"-I{REPO / 'runtime' / 'include'}"
+    if include not in args:
+        # Otherwise every variant would silently be built against the real headers.
+        sys.exit(f"run_bounds.py: the compile command of {problem}-tcpp has no {include}")
+    args = [f"-I{inc}" if a == include else a for a in args]
     obj = out_dir / f"{problem}-{name}.o"
     args[args.index("-o") + 1] = str(obj)
     for drop in ("-MD", "-MT", "-MF"):
@@ -148,8 +150,9 @@ def main():
             incs[name] = inc
         for problem, n in problems:
             exes = {"seq": build / "bench" / f"{problem}-seq"}
+            cmds = commands(build, f"bench/{problem}-tcpp")
             for name in names:
-                exes[name] = build_variant(build, problem, name, incs[name], tmp)
+                exes[name] = build_variant(build, problem, cmds, name, incs[name], tmp)
             times = {k: [] for k in exes}
             order = list(exes)
             for r in range(a.reps):
