@@ -45,6 +45,8 @@ grep -q "^r1 msg .* [1-9][0-9]* messages" "$tmp/np2.txt"
 grep -q "[1-9][0-9]* between processes" "$tmp/np2.txt"
 grep -q "steal latency between processes" "$tmp/np2.txt"
 grep -q "a steal between processes, median per step" "$tmp/np2.txt"
+grep -q "a process's request for work after all its workers went idle: median [0-9.]* us, p90 [0-9.]* us ([1-9][0-9]* requests" \
+  "$tmp/np2.txt"
 "$tool" svg "$tmp/np2.json".* -o "$tmp/np2.svg"
 rsvg-convert "$tmp/np2.svg" -o "$tmp/np2.png"
 png_ok "$tmp/np2.png"
