@@ -134,7 +134,7 @@ void run_task(worker_impl* w, ctx base, task* t) {
   w->busy.store(was_busy, std::memory_order_relaxed);
   if (t->from_rank >= 0) {
     // From another process: the message thread sends the outputs back.
-    w->rt->net()->piece_finished(t);
+    w->rt->net()->piece_finished(t, w);
     return;
   }
   // The victim may free t as soon as `done` is set: touch nothing after it.

@@ -39,6 +39,9 @@ struct run_stats {
   // on the same machine through shared memory (TASCELL_NODE_REQUESTS=shared);
   // the others went as MPI messages (in messages_sent).
   std::int64_t shared_requests = 0;
+  // ... of which an idle worker posted itself, without waiting for its
+  // message thread to wake (the others were posted by the message thread).
+  std::int64_t worker_requests = 0;
   // Steals from other processes: request sent -> work taken by a worker.
   std::vector<std::int64_t> remote_steal_ns;
   worker_stats total() const;

@@ -215,9 +215,13 @@ void network::align_clocks() {
 }
 
 void network::note(trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b, std::int64_t c) {
-  std::int64_t now = trace_now();
+  note_at(trace_now(), t, id, a, b, c);
+}
+
+void network::note_at(std::int64_t when, trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b,
+                      std::int64_t c) {
   std::lock_guard<std::mutex> g(trace_m_);
-  trace_.instant(now, t, id, a, b, c);
+  trace_.instant(when, t, id, a, b, c);
 }
 
 void network::note_span(bool asleep) {
@@ -381,6 +385,7 @@ void network::thread_main() {
     progress |= flush();
     progress |= receive_all();
     progress |= ask_for_work();
+    progress |= keep_worker_post();
     progress |= tend_root();
     progress |= flush();
     progress |= reap_sends();

@@ -60,9 +60,13 @@ class network {
   // that gets nullptr counts as hungry (when it says it may take work) until
   // it runs something.
   task* take_work(worker_impl* w, bool hungry = true);
-  // A piece from another process finished on this one (run_task): its
-  // outputs go back. The network owns t from here on.
-  void piece_finished(task* t);
+  // A piece from another process finished on worker w of this one
+  // (run_task): its outputs go back. The network owns t from here on. A
+  // worker that goes back to looking for work (nothing under it) counts as
+  // hungry from here, and when its whole process is, it posts the next
+  // request first (post_request): the ring that sends the outputs may let
+  // the message thread take its core for the length of a turn.
+  void piece_finished(task* t, worker_impl* w);
   // cancel() was called inside a piece from another process.
   void piece_cancelled(task* t);
   // An incumbent improved here: spread it.
@@ -92,12 +96,23 @@ class network {
   // root call has ended everywhere and returns rank 0's outcome.
   std::string end_root(std::string outcome);
 
+  // An idle worker of a process whose workers are all idle posts the
+  // process's next request for work itself, through shared memory, when the
+  // message thread has armed one (arm_worker_post): the message thread,
+  // asleep while the workers were busy, takes tens of microseconds to wake
+  // (docs/decisions.md, "Hungry workers post the request themselves").
+  // True when this worker posted (or tried to, and the message thread sends
+  // the request by MPI instead).
+  bool post_request();
+
   // Figures since the start (the runtime takes differences per root call).
   std::int64_t bytes_sent() const { return bytes_sent_.load(std::memory_order_relaxed); }
   std::int64_t messages_sent() const { return messages_sent_.load(std::memory_order_relaxed); }
   std::int64_t batches_sent() const { return batches_sent_.load(std::memory_order_relaxed); }
   std::int64_t wakeups() const { return wakeups_.load(std::memory_order_relaxed); }
   std::int64_t requests_posted() const { return posts_.load(std::memory_order_relaxed); }
+  // ... of which an idle worker posted itself (post_request).
+  std::int64_t requests_posted_by_workers() const { return worker_posts_.load(std::memory_order_relaxed); }
   std::vector<std::int64_t> take_steal_latencies();
 
   // TASCELL_STATS with several processes: every process sends the figures
@@ -203,6 +218,21 @@ class network {
   // Incumbents and the board entries written during the root call.
   std::string pack_shared_state();
   void apply_shared_state(std::string_view bytes);
+  // Requests a worker may post (post_request): armed by the message thread
+  // when it could ask but the workers are not all idle yet, taken by the
+  // first worker that finds them all idle, adopted by the message thread as
+  // its own request (asking_seq_, ...). keep_worker_post() arms, disarms or
+  // adopts as the state of the root call asks; adopt_worker_post() adopts a
+  // post that was made (waiting out one being made) and sends a request
+  // that could not be posted by MPI.
+  bool keep_worker_post();
+  bool adopt_worker_post();
+  // Takes the armed request back; false when a worker took it first (then
+  // adopt it).
+  bool disarm_worker_post();
+  // Whether this process may ask for work now, the workers' idleness and
+  // the inbox apart: in a root call that has not ended, no request out.
+  bool may_ask() const;
   proxy* make_proxy();  // a fresh proxy, not yet in use
   proxy* new_proxy();   // ... in use (proxies_)
   // Requests that thieves on this machine posted through shared memory
@@ -248,6 +278,20 @@ class network {
 
   // Pieces received for this process, waiting for a worker.
   std::atomic<task*> inbox_{nullptr};
+
+  // The request a worker may post (post_request). arm_ is written by the
+  // message thread while the state is `none`, and by the worker that
+  // claimed it (its time) before `posted` or `failed`.
+  enum arm_state : int { arm_none, arm_ready, arm_claimed, arm_posted, arm_failed };
+  struct armed_request {
+    int rank = -1;
+    std::uint64_t seq = 0, root = 0, start = 0;
+    bool largest = false;
+    std::chrono::steady_clock::time_point claimed;
+    std::int64_t claimed_trace = 0;  // trace_now() then, when tracing
+  };
+  std::atomic<int> arm_{arm_none};
+  armed_request armed_;
   std::mutex lat_m_;
   std::vector<std::int64_t> latencies_;
 
@@ -301,6 +345,7 @@ class network {
   std::atomic<std::int64_t> batches_sent_{0};
   std::atomic<std::int64_t> wakeups_{0};  // sleeps of the message thread (pause)
   std::atomic<std::int64_t> posts_{0};    // requests posted through shared memory
+  std::atomic<std::int64_t> worker_posts_{0};  // ... by a worker (post_request)
   std::vector<std::int64_t> out_count_;  // messages in out_[to]
 
   // TASCELL_STATS: figures from the other processes, by root call (rank 0).
@@ -327,6 +372,8 @@ class network {
   bool asleep_ = false;          // in an "asleep" span
   std::int64_t span_since_ = 0;  // start of the current span
   void note(trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b = 0, std::int64_t c = 0);
+  void note_at(std::int64_t when, trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b = 0,
+               std::int64_t c = 0);
   void note_span(bool asleep);   // the current span ends; the next is asleep or not
 };
 

@@ -59,6 +59,9 @@ std::string network::end_root(std::string outcome) {
 
 bool network::tend_root() {
   if (!in_root_ || !local_ended_ || !root_done_here_) return false;
+  // A request armed for a worker is taken back; one a worker made is adopted
+  // (and answered) first.
+  if (!disarm_worker_post() && adopt_worker_post()) return true;
   if (asking_seq_ || !proxies_.empty() || !backs_.empty()) return false;
   // No request posted through shared memory is left unadopted (it stops
   // accepting them first); one posted meanwhile is adopted, and withdrawn,

@@ -40,11 +40,33 @@ task* network::take_work(worker_impl* w, bool hungry) {
     w->hungry.store(false, std::memory_order_relaxed);
     return t;
   }
-  if (hungry && !w->hungry.exchange(true, std::memory_order_relaxed)) wake();
+  if (hungry) {
+    bool first = !w->hungry.exchange(true, std::memory_order_relaxed);
+    bool posted = post_request();
+    if (first || posted) wake();
+  }
   return nullptr;
 }
 
-void network::piece_finished(task* t) {
+bool network::post_request() {
+  if (arm_.load(std::memory_order_acquire) != arm_ready || !all_hungry()) return false;
+  int expected = arm_ready;
+  if (!arm_.compare_exchange_strong(expected, arm_claimed, std::memory_order_acq_rel)) return false;
+  armed_.claimed = clock::now();
+  if (tracing_) armed_.claimed_trace = trace_now();
+  expecting_.store(true, std::memory_order_relaxed);
+  bool ok = shared_.post(armed_.rank, armed_.root, armed_.seq, armed_.largest, armed_.start);
+  arm_.store(ok ? arm_posted : arm_failed, std::memory_order_release);
+  return true;
+}
+
+void network::piece_finished(task* t, worker_impl* w) {
+  // Nothing under the piece: not the root task (rank 0 runs it at depth 0,
+  // busy), no piece it was nested in, no fiber waiting.
+  if (w->depth == 0 && !w->busy.load(std::memory_order_relaxed) && w->waiting == 0) {
+    w->hungry.store(true, std::memory_order_relaxed);
+    post_request();
+  }
   std::lock_guard<std::mutex> g(ev_m_);
   events_.push_back({event::finished, t, 0, 0, {}});
   bell_.ring_self();
@@ -84,15 +106,83 @@ int network::choose_victim_rank() {
   return random_other();
 }
 
-bool network::wants_work() const {
-  if (size_ < 2 || !in_root_ || root_done_here_ || rt_.root_done()) return false;
-  if (asking_seq_ || inbox_.load(std::memory_order_acquire)) return false;
-  return all_hungry();
+bool network::may_ask() const {
+  return size_ >= 2 && in_root_ && !root_done_here_ && !rt_.root_done() && !asking_seq_;
+}
+
+bool network::wants_work() const { return may_ask() && !inbox_.load(std::memory_order_acquire) && all_hungry(); }
+
+bool network::keep_worker_post() {
+  int st = arm_.load(std::memory_order_acquire);
+  if (st >= arm_claimed) return adopt_worker_post();
+  // Armed also while a piece waits in the inbox (it came in this turn): a
+  // worker can claim only when every worker is idle, so after that piece has
+  // been taken, and when it has run the request leaves at once. Arming only
+  // at the next turn would wait for this thread to wake.
+  bool can = shared_.active() && cfg_.loop == message_loop::adaptive && attached_.load(std::memory_order_acquire) &&
+             may_ask() && clock::now() >= next_ask_;
+  if (st == arm_ready) {
+    if (!can && !disarm_worker_post()) return adopt_worker_post();
+    return false;
+  }
+  if (!can) return false;
+  int to = choose_victim_rank();
+  if (!shared_.reaches(to)) return false;  // another machine: the message thread asks by MPI
+  armed_.rank = to;
+  armed_.seq = next_seq_++;
+  armed_.root = root_number_;
+  armed_.largest = cfg_.remote_giver == giver_choice::largest;
+  armed_.start = rng_ >> 17;
+  arm_.store(arm_ready, std::memory_order_release);
+  return false;
+}
+
+bool network::disarm_worker_post() {
+  int expected = arm_ready;
+  if (arm_.compare_exchange_strong(expected, arm_none, std::memory_order_acq_rel)) return true;
+  return expected == arm_none;
+}
+
+bool network::adopt_worker_post() {
+  int st = arm_.load(std::memory_order_acquire);
+  if (st < arm_claimed) return false;
+  // A worker between its claim and the end of its post: a few atomics (its
+  // answer cannot come before the post ends). It may have been preempted by
+  // this thread on its own core: at real-time priority sched_yield() would
+  // never let it run again, so the thread leaves that priority (as pause()
+  // does) and takes it again before it sleeps.
+  while (st == arm_claimed) {
+    if (realtime_ && !demoted_) set_realtime(false);
+    sched_yield();
+    st = arm_.load(std::memory_order_acquire);
+  }
+  const armed_request& a = armed_;
+  asking_seq_ = a.seq;
+  asking_rank_ = a.rank;
+  asking_since_ = a.claimed;
+  expecting_.store(true, std::memory_order_relaxed);
+  posted_ = st == arm_posted;
+  posted_rung_ = false;
+  if (tracing_) note_at(a.claimed_trace, trace_type::ask, 0, a.rank, posted_ ? 1 : 0);
+  if (posted_) {
+    posts_.fetch_add(1, std::memory_order_relaxed);
+    worker_posts_.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    writer w(begin(a.rank, msg::request));
+    w.put(a.root);
+    w.put(a.seq);
+    w.put(std::uint64_t{0});
+  }
+  arm_.store(arm_none, std::memory_order_release);
+  return true;
 }
 
 bool network::ask_for_work() {
+  if (adopt_worker_post()) return true;
   auto now = clock::now();
   if (now < next_ask_ || !wants_work()) return false;
+  // Every worker is idle but none has taken the armed request yet: ask here.
+  if (!disarm_worker_post()) return adopt_worker_post();
   int to = choose_victim_rank();
   asking_seq_ = next_seq_++;
   expecting_.store(true, std::memory_order_relaxed);
@@ -115,6 +205,7 @@ bool network::ask_for_work() {
 }
 
 void network::on_work(int from, reader& r) {
+  adopt_worker_post();  // the answer to a worker's post may come before its adoption
   auto seq = r.get<std::uint64_t>("a request number");
   auto kind_id = r.get<std::uint64_t>("a kind of work");
   auto handle = r.get<std::uint64_t>("a piece handle");
@@ -175,6 +266,7 @@ bool network::answer_back(std::uint64_t seq, task* t) {
 }
 
 void network::on_refuse(int from, std::uint64_t seq) {
+  adopt_worker_post();
   if (seq == asking_seq_ && from == asking_rank_) {
     if (tracing_) note(trace_type::denied, 0, from);
     asking_seq_ = 0;
