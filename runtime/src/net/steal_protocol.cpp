@@ -49,7 +49,12 @@ task* network::take_work(worker_impl* w, bool hungry) {
 }
 
 bool network::post_request() {
-  if (arm_.load(std::memory_order_acquire) != arm_ready || !all_hungry()) return false;
+  // The inbox holds one piece: a request is armed also while a piece waits
+  // there (keep_worker_post), and its answer would overwrite that piece. So
+  // only once it has been taken. (The piece was stored before the request
+  // was armed: seen here after the acquire.)
+  if (arm_.load(std::memory_order_acquire) != arm_ready || inbox_.load(std::memory_order_acquire) || !all_hungry())
+    return false;
   int expected = arm_ready;
   if (!arm_.compare_exchange_strong(expected, arm_claimed, std::memory_order_acq_rel)) return false;
   armed_.claimed = clock::now();
