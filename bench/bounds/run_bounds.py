@@ -17,6 +17,14 @@ throws):
   serial   no spawn point at all: every @dowork runs as plain code (its
            exec_serial: the parts as calls, the loop as a loop); what is
            left is the ctx parameter and the program's own structure
+  lazy     serial, plus what the fast path of lazily made spawn points
+           (Tascell's LW-SC route: nothing is written until a request
+           comes; the frames save themselves on the way back then) would
+           still pay: a poll where the @dowork starts and, after every
+           call of a part or of a loop body that takes a ctx, a check
+           whether the callee is unwinding (here one more poll: a load and
+           a branch). A leaf loop (its body takes no ctx) keeps its real
+           point, written once per loop, and its blocks
 
   python3 bench/bounds/run_bounds.py --build-dir build/release --problems fib:35,lu:512,pen:12 --reps 15
 
@@ -55,6 +63,20 @@ PARTS_EXEC = """    if (!o.when) [[unlikely]] {
       return;
     }
     site::exec(c, o, co, ps);"""
+PARTS_LAZY = """    (void)o;
+    poll(c);
+    [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
+      ((site::template call_owner<I>(ps, co, c), poll(c)), ...);
+    }(std::index_sequence_for<P...>{});"""
+LOOP_LAZY = """  if constexpr (site::leaf) {
+    site::exec(c, o, r, cl, body);
+  } else {
+    for (std::int64_t k = 0; k < r.count; ++k) {
+      poll(c);
+      site::cs::call(body, cl, c, r.first + k * r.step);
+      poll(c);
+    }
+  }"""
 
 
 def must_replace(text, old, new, what):
@@ -89,6 +111,9 @@ def variant(text, name):
     if name == "serial":
         text = must_replace(text, PARTS_EXEC, "    (void)o;\n    site::exec_serial(c, co, ps);", "dowork_parts")
         return must_replace(text, LOOP_EXEC, "  (void)o;\n  site::exec_serial(c, r, cl, body);", "dowork_loop")
+    if name == "lazy":
+        text = must_replace(text, PARTS_EXEC, PARTS_LAZY, "dowork_parts")
+        return must_replace(text, LOOP_EXEC, LOOP_LAZY, "dowork_loop")
     sys.exit(f"run_bounds.py: unknown variant {name}")
 
 
@@ -133,7 +158,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build-dir", default="build/release", help="a configured Ninja build with the bench targets")
     ap.add_argument("--problems", default="fib:35,lu:512")
-    ap.add_argument("--variants", default="base,nopoll,notry,both,serial")
+    ap.add_argument("--variants", default="base,nopoll,notry,both,serial,lazy")
     ap.add_argument("--reps", type=int, default=15)
     a = ap.parse_args()
     build = pathlib.Path(a.build_dir).resolve()
