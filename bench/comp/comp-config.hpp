@@ -30,6 +30,18 @@ inline std::vector<std::uint32_t> make_array(long n, std::uint64_t seed) {
 }
 inline constexpr std::uint64_t seed_a = 1, seed_b = 2;
 
+// The two arrays, at namespace scope: every variant builds them with
+// make_inputs before it times anything, and so does every process of an MPI
+// run (SPMD: docs/cluster.md, "Global data"). The loops read them here, not
+// through pointers passed down, so a Tascell++ piece of either loop needs
+// only its range and can run in any process, as a cluster user would write
+// Comp; the other variants read them the same way.
+inline std::vector<std::uint32_t> a, b;
+inline void make_inputs(long n) {
+  a = make_array(n, seed_a);
+  b = make_array(n, seed_b);
+}
+
 struct KnownAnswer {
   long n;
   long answer;
@@ -56,11 +68,12 @@ inline long count_serial(const std::uint32_t* a, const std::uint32_t* b, long n)
 }
 inline constexpr long check_serial_max_n = 20000;  // in-process check up to this n
 
-// The expected answer for n: known, or computed here for small n.
-inline std::optional<long> expected(long n, const std::uint32_t* a, const std::uint32_t* b) {
+// The expected answer for n (after make_inputs(n)): known, or computed
+// here for small n.
+inline std::optional<long> expected(long n) {
   for (const auto& k : known_answers)
     if (k.n == n) return k.answer;
-  if (n <= check_serial_max_n) return count_serial(a, b, n);
+  if (n <= check_serial_max_n) return count_serial(a.data(), b.data(), n);
   return std::nullopt;
 }
 

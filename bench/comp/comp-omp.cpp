@@ -10,14 +10,14 @@
 #include "common/report.hpp"
 #include "comp/comp-config.hpp"
 
-static long comp(const std::uint32_t* a, const std::uint32_t* b, long n) {
+static long comp(long n) {
   long s = 0;
 #pragma omp taskloop reduction(+ : s)
   for (long i = 0; i < n; ++i) {
-    std::uint32_t ai = a[i];
+    std::uint32_t ai = comp_config::a[i];
     long t = 0;
 #pragma omp taskloop reduction(+ : t)
-    for (long j = 0; j < n; ++j) t += comp_config::match(ai, b[j]);
+    for (long j = 0; j < n; ++j) t += comp_config::match(ai, comp_config::b[j]);
     s += t;
   }
   return s;
@@ -25,14 +25,13 @@ static long comp(const std::uint32_t* a, const std::uint32_t* b, long n) {
 
 int main(int argc, char** argv) {
   auto args = bench::parse_args(argc, argv, comp_config::default_n, comp_config::min_n, comp_config::max_n);
-  auto a = comp_config::make_array(args.n, comp_config::seed_a);
-  auto b = comp_config::make_array(args.n, comp_config::seed_b);
+  comp_config::make_inputs(args.n);
   omp_set_num_threads(bench::workers());
-  return bench::run(args, comp_config::expected(args.n, a.data(), b.data()), [&](long n) {
+  return bench::run(args, comp_config::expected(args.n), [&](long n) {
     long result = 0;
 #pragma omp parallel
 #pragma omp single
-    result = comp(a.data(), b.data(), n);
+    result = comp(n);
     return result;
   });
 }

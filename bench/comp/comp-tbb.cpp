@@ -12,16 +12,16 @@
 #include "common/report.hpp"
 #include "comp/comp-config.hpp"
 
-static long comp(const std::uint32_t* a, const std::uint32_t* b, long n) {
+static long comp(long n) {
   return tbb::parallel_reduce(
       tbb::blocked_range<long>(0, n), 0L,
       [=](const tbb::blocked_range<long>& ri, long s) {
         for (long i = ri.begin(); i != ri.end(); ++i) {
-          std::uint32_t ai = a[i];
+          std::uint32_t ai = comp_config::a[i];
           s += tbb::parallel_reduce(
               tbb::blocked_range<long>(0, n), 0L,
               [=](const tbb::blocked_range<long>& rj, long t) {
-                for (long j = rj.begin(); j != rj.end(); ++j) t += comp_config::match(ai, b[j]);
+                for (long j = rj.begin(); j != rj.end(); ++j) t += comp_config::match(ai, comp_config::b[j]);
                 return t;
               },
               std::plus<long>());
@@ -33,10 +33,9 @@ static long comp(const std::uint32_t* a, const std::uint32_t* b, long n) {
 
 int main(int argc, char** argv) {
   auto args = bench::parse_args(argc, argv, comp_config::default_n, comp_config::min_n, comp_config::max_n);
-  auto a = comp_config::make_array(args.n, comp_config::seed_a);
-  auto b = comp_config::make_array(args.n, comp_config::seed_b);
+  comp_config::make_inputs(args.n);
   tbb::global_control gc(tbb::global_control::max_allowed_parallelism,
                          static_cast<std::size_t>(bench::workers()));
-  return bench::run(args, comp_config::expected(args.n, a.data(), b.data()),
-                    [&](long n) { return comp(a.data(), b.data(), n); });
+  return bench::run(args, comp_config::expected(args.n),
+                    [&](long n) { return comp(n); });
 }
