@@ -4,7 +4,7 @@
 1. Steal round trip between processes (mpi-steal-latency 27 200, as
    mpi_bench.py runs it), the two builds' runs interleaved: steals, median,
    p10, p90, p99.
-2. fib(35), n-queens(13), UTS T1: 1 worker and 1 process x 2 workers from
+2. fib(35), n-queens(13), UTS T1 and T3: 1 worker and 1 process x 2 workers from
    the old build (one process, no MPI), 2 processes x 1 worker from each
    build, interleaved; (2x1 speedup) / (1x2 speedup) for each build.
 
@@ -39,7 +39,7 @@ def main():
     print("| problem | 1 worker (s) | 1 x 2 (s) | 2 x 1 old (s) | 2 x 1 new (s) | 2x1 / 1x2 old | 2x1 / 1x2 new |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for name, binary, arg in (("fib(35)", "fib-tascell", "35"), ("n-queens(13)", "nqueens-tascell", "13"),
-                              ("UTS T1", "uts-tascell", "T1")):
+                              ("UTS T1", "uts-tascell", "T1"), ("UTS T3", "uts-tascell", "T3")):
         got = {"1x1": [], "1x2": [], "old": [], "new": []}
         for _ in range(a.reps):
             for w in ("1", "2"):
