@@ -28,6 +28,15 @@ Configurations: seq once; every other variant with each --workers count
 (env TASCELL_WORKERS; the peers read it too); the --proc-variants also as
 --procs processes x 1 worker under `mpirun --oversubscribe`.
 
+Placements (--placements K, K = 2 or 4): where the linker puts a
+program's code moves its time by itself (docs/performance.md, "where the
+code lands": n-queens by 10% when its code moved 16 bytes). With K > 1
+every binary is linked again K-1 times with its code moved by 16, 32 and
+48 bytes (a padding object linked first; the build's own link command, so
+it needs a Ninja build), and round r runs placement r mod K of every
+binary, so each median spans the placements. Binaries this cannot relink
+(the clang-built omp-llvm) run as built, with a note.
+
 Every run is one process (or one mpirun): `<binary> N R` with R = 1 + --warmup.
 The program runs the computation R times in the process and prints one line
 `result=<answer> seconds=<s>` per run (under mpirun: every process does); the
@@ -241,6 +250,68 @@ def run_once(binary, n, workers, procs, runs, timeout):
     return per_rank[0][-1][1], answers, None
 
 
+def ninja_root(build_dir):
+    """The directory holding build.ninja: the build dir or its parent (bench/)."""
+    for d in (build_dir, os.path.dirname(build_dir)):
+        if os.path.isfile(os.path.join(d, "build.ninja")):
+            return d
+    return None
+
+
+PAD_ASM = """\t.section .text.unlikely,"ax",@progbits
+\t.balign 16
+tascell_placement_pad_%d:
+\t.skip %d
+\t.section .note.GNU-stack,"",@progbits
+"""
+
+
+def placements(binary, root, k, tmp):
+    """The binary and k-1 copies of it with its code moved 16, 32, 48 bytes
+    further (its link command from Ninja with a padding object first), or
+    None when it cannot be relinked."""
+    name = os.path.basename(binary)
+    rel = os.path.relpath(binary, root)
+    p = subprocess.run(["ninja", "-C", root, "-t", "commands", rel], capture_output=True, text=True)
+    if p.returncode != 0 or not p.stdout.strip():
+        return None
+    link = p.stdout.strip().splitlines()[-1].removeprefix(": && ").removesuffix(" && :")
+    args = link.split()
+    if "-o" not in args or args[args.index("-o") + 1] != rel or "-c" in args:
+        return None  # not a plain link of this binary (e.g. a custom command)
+    out = [binary]
+    for j in range(1, k):
+        pad_s = os.path.join(tmp, "pad%d.s" % j)
+        pad_o = os.path.join(tmp, "pad%d.o" % j)
+        if not os.path.exists(pad_o):
+            with open(pad_s, "w") as f:
+                f.write(PAD_ASM % (j, 16 * j))
+            run_checked_cmd(["as", pad_s, "-o", pad_o], "assembling a padding object")
+        dest = os.path.join(tmp, "%s.placed%d" % (name, 16 * j))
+        a = list(args)
+        a[a.index("-o") + 1] = dest
+        a.insert(1, pad_o)
+        q = subprocess.run(" ".join(a), shell=True, cwd=root, capture_output=True, text=True)
+        if q.returncode != 0:
+            raise SystemExit("run_matrix: relinking %s failed:\n%s" % (name, q.stderr))
+        # The padding must have moved the program's code, main included, by
+        # exactly its size (else every "placement" would be the same one).
+        moved = symbol_address(dest, "main") - symbol_address(binary, "main")
+        if moved != 16 * j:
+            raise SystemExit("run_matrix: %s: a padding of %d bytes moved main by %d bytes" % (name, 16 * j, moved))
+        out.append(dest)
+    return out
+
+
+def symbol_address(binary, symbol):
+    out = subprocess.run(["nm", binary], capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[2] == symbol:
+            return int(f[0], 16)
+    raise SystemExit("run_matrix: no symbol %s in %s (nm)" % (symbol, binary))
+
+
 def omp_runtime(binary):
     """The OpenMP runtime a binary loads, by ldd: 'libgomp', 'libomp', both or neither."""
     try:
@@ -310,6 +381,9 @@ def main():
     ap.add_argument("--no-details", action="store_true", help="leave out the per-problem tables")
     ap.add_argument("--json", metavar="FILE", help="also write every sample (and the tables' inputs) to FILE")
     ap.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    ap.add_argument("--placements", type=int, default=1, choices=[1, 2, 4],
+                    help="run every binary at this many placements of its code, round r at r mod K "
+                         "(default 1: as built; see above)")
     args = ap.parse_args()
     if args.reps < 1:
         ap.error("--reps must be >= 1")
@@ -343,6 +417,15 @@ def main():
     started = datetime.datetime.now(datetime.timezone.utc)
 
     omp_libs = {}  # variant -> runtime library seen by ldd
+    placed = {}  # binary -> its placements (the binary itself first)
+    tmp = None
+    if args.placements > 1:
+        import tempfile
+        tmp = tempfile.mkdtemp(prefix="tascell-placements-")
+        root = ninja_root(build_dir)
+        if root is None:
+            raise SystemExit("run_matrix: --placements needs a Ninja build (no build.ninja in %s or its parent)"
+                             % build_dir)
     results_by_problem = []  # (problem, n, configs, med, times, expected)
 
     for problem, n in args.problems:
@@ -368,6 +451,12 @@ def main():
                 notes.append("%s is compiled by clang++ -fopenmp=libomp, not by the compiler of the other "
                              "variants: GCC's code on libomp's GOMP_* layer gives wrong answers there "
                              "(bench/CMakeLists.txt, tascell_bench_omp_llvm_by_clang)" % name)
+            if tmp is not None and b not in placed:
+                placed[b] = placements(b, root, args.placements, tmp)
+                if placed[b] is None:
+                    notes.append("%s runs as built at every round: it could not be relinked at other "
+                                 "placements" % name)
+                    placed[b] = [b]
             for w in ([1] if v.startswith("seq") else args.workers):
                 configs.append((v, w, 1, b))
             if v in proc_variants:
@@ -384,7 +473,8 @@ def main():
         for r in range(args.reps):
             k = r % len(configs)
             for v, w, procs, b in configs[k:] + configs[:k]:
-                secs, answers, err = run_once(b, n, w, procs, runs, args.timeout)
+                at = placed.get(b, [b])
+                secs, answers, err = run_once(at[r % len(at)], n, w, procs, runs, args.timeout)
                 tag = "%s-%s N=%d %s round %d/%d" % (problem, v, n, config_label(w, procs), r + 1, args.reps)
                 if err is None and expected is not None:
                     wrong = [a for a in answers if a != expected]
@@ -521,6 +611,9 @@ def main():
             cxx, args.reps, args.warmup, ",".join(map(str, args.workers)),
             ("%d processes x 1 worker (mpirun) for %s" % (args.procs, ",".join(proc_variants)))
             if proc_variants else "no multi-process rows"),
+        ("placements of the code: %d (round r runs every binary with its code moved by 16 * (r mod %d) "
+         "bytes)" % (args.placements, args.placements)) if args.placements > 1 else
+        "placements of the code: as built",
         "OpenMP runtimes (ldd): " + (", ".join("%s: %s" % kv for kv in sorted(omp_libs.items())) or "-"),
         "variants: " + "; ".join("%s = %s" % (v, LABELS.get(v, v)) for v in variants),
     ]
@@ -565,6 +658,8 @@ def main():
 
     for note in dict.fromkeys(notes):
         print(("- note: " if args.markdown else "note: ") + note)
+    if tmp is not None:
+        shutil.rmtree(tmp, ignore_errors=True)
     if failures:
         print(file=sys.stderr)
         print("%d FAILURE(S):" % len(failures), file=sys.stderr)
