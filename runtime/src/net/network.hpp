@@ -242,9 +242,14 @@ class network {
   void free_proxy(proxy* p);
   int load_here() const;
   bool all_hungry() const;
+  // This process has nothing to run: nothing in the inbox (it holds one
+  // piece, which the answer to a new request would overwrite), every worker
+  // idle. The rule for asking, whoever asks: the message thread
+  // (wants_work) or an idle worker claiming an armed request (post_request).
+  bool out_of_work() const;
   // This process would ask another for work now but for the pause after
-  // refusals (next_ask_): in a root call, no request out, nothing in the
-  // inbox, every worker idle. ask_for_work() and pause() both use it.
+  // refusals (next_ask_): in a root call, no request out, out of work.
+  // ask_for_work() and pause() both use it.
   bool wants_work() const;
 
   runtime& rt_;

@@ -49,12 +49,11 @@ task* network::take_work(worker_impl* w, bool hungry) {
 }
 
 bool network::post_request() {
-  // The inbox holds one piece: a request is armed also while a piece waits
-  // there (keep_worker_post), and its answer would overwrite that piece. So
-  // only once it has been taken. (The piece was stored before the request
-  // was armed: seen here after the acquire.)
-  if (arm_.load(std::memory_order_acquire) != arm_ready || inbox_.load(std::memory_order_acquire) || !all_hungry())
-    return false;
+  // A request is armed also while a piece waits in the inbox
+  // (keep_worker_post); out_of_work() keeps it until that piece has been
+  // taken. (The piece was stored before the request was armed: seen here
+  // after the acquire.)
+  if (arm_.load(std::memory_order_acquire) != arm_ready || !out_of_work()) return false;
   int expected = arm_ready;
   if (!arm_.compare_exchange_strong(expected, arm_claimed, std::memory_order_acq_rel)) return false;
   armed_.claimed = clock::now();
@@ -115,7 +114,9 @@ bool network::may_ask() const {
   return size_ >= 2 && in_root_ && !root_done_here_ && !rt_.root_done() && !asking_seq_;
 }
 
-bool network::wants_work() const { return may_ask() && !inbox_.load(std::memory_order_acquire) && all_hungry(); }
+bool network::out_of_work() const { return !inbox_.load(std::memory_order_acquire) && all_hungry(); }
+
+bool network::wants_work() const { return may_ask() && out_of_work(); }
 
 bool network::keep_worker_post() {
   int st = arm_.load(std::memory_order_acquire);
