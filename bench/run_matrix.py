@@ -34,8 +34,10 @@ code lands": n-queens by 10% when its code moved 16 bytes). With K > 1
 every binary is linked again K-1 times with its code moved by 16, 32 and
 48 bytes (a padding object linked first; the build's own link command, so
 it needs a Ninja build), and round r runs placement r mod K of every
-binary, so each median spans the placements. Binaries this cannot relink
-(the clang-built omp-llvm) run as built, with a note.
+binary, so each median spans the placements; a table gives each
+configuration's median at each placement and how far apart they are.
+Binaries this cannot relink (the clang-built omp-llvm) run as built, with
+a note.
 
 Every run is one process (or one mpirun): `<binary> N R` with R = 1 + --warmup.
 The program runs the computation R times in the process and prints one line
@@ -73,6 +75,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import ninja_commands  # noqa: E402
 
 DEFAULT_PROBLEMS = "fib:35,nqueens:13,pen:12,comp:30000,grav:250,lu:512,uts:1,uts:3"
 DEFAULT_VARIANTS = "seq,tcpp,tascell,omp,omp-llvm,tbb"
@@ -271,14 +275,9 @@ def placements(binary, root, k, tmp):
     further (its link command from Ninja with a padding object first), or
     None when it cannot be relinked."""
     name = os.path.basename(binary)
-    rel = os.path.relpath(binary, root)
-    p = subprocess.run(["ninja", "-C", root, "-t", "commands", rel], capture_output=True, text=True)
-    if p.returncode != 0 or not p.stdout.strip():
-        return None
-    link = p.stdout.strip().splitlines()[-1].removeprefix(": && ").removesuffix(" && :")
-    args = link.split()
-    if "-o" not in args or args[args.index("-o") + 1] != rel or "-c" in args:
-        return None  # not a plain link of this binary (e.g. a custom command)
+    args = ninja_commands.link_args(root, os.path.relpath(binary, root))
+    if args is None:
+        return None  # not linked by a command of its own (e.g. a custom command)
     out = [binary]
     for j in range(1, k):
         pad_s = os.path.join(tmp, "pad%d.s" % j)
@@ -291,7 +290,7 @@ def placements(binary, root, k, tmp):
         a = list(args)
         a[a.index("-o") + 1] = dest
         a.insert(1, pad_o)
-        q = subprocess.run(" ".join(a), shell=True, cwd=root, capture_output=True, text=True)
+        q = subprocess.run(a, cwd=root, capture_output=True, text=True)
         if q.returncode != 0:
             raise SystemExit("run_matrix: relinking %s failed:\n%s" % (name, q.stderr))
         # The padding must have moved the program's code, main included, by
@@ -427,6 +426,7 @@ def main():
             raise SystemExit("run_matrix: --placements needs a Ninja build (no build.ninja in %s or its parent)"
                              % build_dir)
     results_by_problem = []  # (problem, n, configs, med, times, expected)
+    placement_results = []  # (problem, n, configs, by_place)
 
     for problem, n in args.problems:
         known = known_answers(problem)
@@ -469,6 +469,7 @@ def main():
             continue
 
         times = {(v, w, p): [] for v, w, p, _ in configs}
+        by_place = {(v, w, p): {} for v, w, p, _ in configs}  # --placements: placement -> samples
         results = {}  # answer -> set of variants
         for r in range(args.reps):
             k = r % len(configs)
@@ -487,12 +488,14 @@ def main():
                 for a in answers:
                     results.setdefault(a, set()).add(v)
                 times[(v, w, procs)].append(secs)
+                by_place[(v, w, procs)].setdefault(r % len(at), []).append(secs)
                 progress("%-50s %.6f s" % (tag, secs))
         if len(results) > 1:
             detail = "; ".join("%d from %s" % (a, sorted(who)) for a, who in results.items())
             failures.append("%s N=%d: variants disagree: %s" % (problem, n, detail))
         med = {key: (statistics.median(t) if t else None) for key, t in times.items()}
         results_by_problem.append((problem, n, configs, med, times, expected))
+        placement_results.append((problem, n, configs, by_place))
 
     try:
         load_end = "%.2f %.2f %.2f" % os.getloadavg()
@@ -569,6 +572,22 @@ def main():
     for problem, n, configs, med, _, _ in results_by_problem:
         rows.append([problem_title(problem, n)] + [fmt_short(med.get(k)) for k in keys])
     tables.append(("Median seconds", header, rows))
+
+    # --placements: how far each binary's time moved with where its code lies
+    if args.placements > 1:
+        offsets = [16 * j for j in range(args.placements)]
+        header = ["configuration"] + ["+%d" % o for o in offsets] + ["spread"]
+        rows = []
+        for problem, n, configs, by_place in placement_results:
+            for v, w, procs, _ in configs:
+                meds = [statistics.median(by_place[(v, w, procs)][j]) if by_place[(v, w, procs)].get(j) else None
+                        for j in range(args.placements)]
+                got = [m for m in meds if m is not None]
+                spread = "%.1f%%" % (100 * (max(got) - min(got)) / min(got)) if len(got) > 1 else "-"
+                rows.append(["%s %s %s" % (problem_title(problem, n), v, config_label(w, procs))] +
+                            [fmt_short(m) for m in meds] + [spread])
+        tables.append(("Median seconds at each placement of the code (its code moved by +N bytes) and how far "
+                       "apart they are", header, rows))
 
     if not args.no_details:
         for problem, n, configs, med, times, expected in results_by_problem:

@@ -43,6 +43,8 @@ import sys
 import tempfile
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "bench"))
+import ninja_commands  # noqa: E402
 
 PARTS_POLL = """      poll(in);
       call_owner<0>(ps, co, in);"""
@@ -118,16 +120,18 @@ def variant(text, name):
 
 
 def commands(build, target):
-    out = subprocess.run(["ninja", "-C", str(build), "-t", "commands", target], check=True,
-                         capture_output=True, text=True).stdout.splitlines()
-    compile_cmd = next(l for l in out if f"{target}.tascell/" in l and " -c " in l)
-    link_cmd = next(l for l in out if f" -o {target} " in l or l.rstrip().endswith(f"-o {target}"))
-    return compile_cmd, link_cmd.removeprefix(": && ").removesuffix(" && :")
+    """The compile command of the translated program and the link command, as argument lists."""
+    compile_cmd = next((l for l in ninja_commands.commands(build, target) if f"{target}.tascell/" in l and " -c " in l),
+                       None)
+    link = ninja_commands.link_args(build, target)
+    if compile_cmd is None or link is None:
+        sys.exit(f"run_bounds.py: no compile or link command for {target} in {build} (a Ninja build is needed)")
+    return shlex.split(compile_cmd), link
 
 
 def build_variant(build, problem, cmds, name, inc, out_dir):
-    compile_cmd, link_cmd = cmds
-    args = shlex.split(compile_cmd)
+    compile_args, link_args = cmds
+    args = list(compile_args)
     include = f"-I{REPO / 'runtime' / 'include'}"
     if include not in args:
         # Otherwise every variant would silently be built against the real headers.
@@ -140,8 +144,7 @@ def build_variant(build, problem, cmds, name, inc, out_dir):
             i = args.index(drop)
             del args[i:i + (1 if drop == "-MD" else 2)]
     subprocess.run(args, check=True, cwd=build)
-    link = shlex.split(link_cmd)
-    link = [str(obj) if a.endswith(f"{problem}-tcpp.cpp.o") else a for a in link]
+    link = [str(obj) if a.endswith(f"{problem}-tcpp.cpp.o") else a for a in link_args]
     exe = out_dir / f"{problem}-{name}"
     link[link.index("-o") + 1] = str(exe)
     subprocess.run(link, check=True, cwd=build)
