@@ -558,6 +558,8 @@ worker_stats& worker_stats::operator+=(const worker_stats& s) {
   pieces_received += s.pieces_received;
   steal_backs += s.steal_backs;
   suspends += s.suspends;
+  lazy_unwinds += s.lazy_unwinds;
+  lazy_frames += s.lazy_frames;
   return *this;
 }
 

@@ -13,6 +13,7 @@
 #include "net/network.hpp"
 #include "runtime.hpp"
 #include "tascell/detail/entry.hpp"
+#include "tascell/lazy.hpp"
 #include "worker.hpp"
 
 namespace tascell::detail {
@@ -320,9 +321,28 @@ bool release_request(worker_impl* w, worker_impl* r, task* answer) {
 
 namespace {
 
-void answer_request(worker_impl* w, ctx c, bool refuse) {
+// Whether lazy frames of the running chain, which are newer than every
+// node of it, may serve r: any request, but a steal-back only when the
+// piece r waits for is the newest piece of the chain (give's rule: only the
+// wanted piece's own frames give back).
+bool lazy_may_serve(ctx c, const worker_impl* r) {
+  if (!r->wanted) return true;
+  bool mine = false;
+  walk_chain(c, [&](const chain_entry& e) {
+    if (e.kind->type != node_type::boundary) return true;
+    mine = e.bound()->t == r->wanted;
+    return false;
+  });
+  return mine;
+}
+
+// Answers the pending request, if any. With `lazy` (a lazy @dowork with
+// work to give polls), a request no eager point can serve is left pending
+// and the result is true: the frames unwind, and the rebuilt oldest one
+// serves it (lazy.hpp).
+bool answer_request(worker_impl* w, ctx c, bool refuse, bool lazy = false) {
   worker_impl* r = w->requester.load(std::memory_order_acquire);
-  if (!r) return;
+  if (!r) return false;
   // Read before the reply: once it is out, the message thread may reuse r.
   // Acquire: a proxy posted by another process through shared memory
   // (net/shared_requests.hpp) was made ready by this process's message
@@ -343,9 +363,11 @@ void answer_request(worker_impl* w, ctx c, bool refuse) {
     release_request(w, r, refused);
     throw;
   }
+  if (!t && !refuse && lazy && lazy_may_serve(c, r)) return true;
   if (t) w->stats.requests_served++;
   else w->stats.requests_declined++;
   if (release_request(w, r, t ? t : refused) && proxy) w->rt->net()->wake();  // the message thread sends it on
+  return false;
 }
 
 // The oldest node of the running piece that must be unwound to, or nullptr.
@@ -384,7 +406,10 @@ void poke_stopped(worker_impl* w) {
   }
 }
 
-void serve_impl(ctx c, bool may_unwind) {
+namespace {
+
+// serve_impl, and with `lazy` (lazy_serve) true when the frames must unwind.
+bool serve_or_unwind(ctx c, bool may_unwind, bool lazy) {
   worker_impl* w = impl(c);
   w->attention.exchange(0, std::memory_order_acq_rel);
   process_alarms(w);
@@ -392,19 +417,48 @@ void serve_impl(ctx c, bool may_unwind) {
   if (w->waiting > 0) poke_stopped(w);
   const void* target = may_unwind ? stop_target(w, c) : nullptr;
   // A piece about to be unwound gives nothing away.
-  answer_request(w, c, target != nullptr);
+  bool unwind = answer_request(w, c, target != nullptr, lazy);
   if (target) throw stop_signal{target};
+  return unwind;
+}
+
+// A waiting fiber whose join can go on runs at a poll (TASCELL_WAIT=suspend).
+void run_ready_fiber(worker_impl* w, ctx c) {
+  if (w->waiting > 0) {
+    int k = ready_fiber(w, false);
+    if (k >= 0) yield_to(w, c, k, false);
+  }
+}
+
+}  // namespace
+
+void serve_impl(ctx c, bool may_unwind) { serve_or_unwind(c, may_unwind, false); }
+
+bool lazy_serve(ctx c, bool has_work) {
+  worker_impl* w = impl(c);
+  if (serve_or_unwind(c, true, has_work)) {
+    // The request stays pending; `attention` stays set, so every lazy frame
+    // on the way down sees the unwinding at its check, and the rebuilt
+    // oldest frame's poll serves the request.
+    w->lazy_unwinding = true;
+    w->attention.store(1, std::memory_order_relaxed);
+    w->stats.lazy_unwinds++;
+    return true;
+  }
+  run_ready_fiber(w, c);
+  return false;
+}
+
+int lazy_after(ctx c, bool has_work) {
+  if (impl(c)->lazy_unwinding) return 1;
+  return lazy_serve(c, has_work) ? 2 : 0;
 }
 
 void serve(ctx c) {
   serve_impl(c, true);
   // TASCELL_WAIT=suspend: a fiber whose join can go on now runs at this poll
   // (this one waits, free to go on at any time), as the oldest continuation.
-  worker_impl* w = impl(c);
-  if (w->waiting > 0) {
-    int k = ready_fiber(w, false);
-    if (k >= 0) yield_to(w, c, k, false);
-  }
+  run_ready_fiber(impl(c), c);
 }
 
 }  // namespace tascell::detail

@@ -148,10 +148,12 @@ struct worker_impl : worker {
   // a node-stack segment (26: the whole region, one fiber).
   unsigned seg_shift = 26;
   bool suspend = false;           // TASCELL_WAIT=suspend
+  bool tracing = false;           // TASCELL_TRACE is set
+  bool answered_request = false;  // request() just returned a piece
   int running = 0;                // the running fiber's slot
   int waiting = 0;                // fibers waiting (not running, not free)
-  std::uint64_t fiber_clock = 0;  // for fiber_slot::born and since
   int switch_from = 0;            // the fiber that switched last
+  std::uint64_t fiber_clock = 0;  // for fiber_slot::born and since
   void* tsan_exited = nullptr;    // a fiber that has just ended (destroyed by the next one)
   fiber_slot fibers[max_fibers];
   // Steal-back from another process: refusals in a row, and no new try
@@ -159,11 +161,10 @@ struct worker_impl : worker {
   unsigned remote_back_refusals = 0;
   std::chrono::steady_clock::time_point next_remote_back{};
 
-  // Tracing (trace.hpp): on when the runtime was started with TASCELL_TRACE.
-  bool tracing = false;
+  // Tracing (trace.hpp): the buffer is used when the runtime was started
+  // with TASCELL_TRACE (`tracing`, above with the other flags).
   trace_buffer trace;
   std::int64_t request_ns = 0;  // when the last request was sent (tracing only)
-  bool answered_request = false;  // request() just returned a piece
   // Records an instant now (tracing only); returns its time.
   std::int64_t note(trace_type t, std::uint64_t id = 0, std::int32_t a = 0, std::int64_t b = 0, std::int64_t c = 0) {
     if (tracing) [[unlikely]] {

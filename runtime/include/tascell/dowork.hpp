@@ -459,13 +459,40 @@ struct parts_site {
 
   // The owner's path.
   TASCELL_INLINE static void exec(ctx c, const options<Prio>& o, const Common& co, const parts_t& ps) {
+    exec_from(c, o, co, ps, 0, [&](ctx in) TASCELL_LAMBDA_INLINE { call_owner<0>(ps, co, in); });
+  }
+
+  // Part `k` run by the owner, without knowing k at compile time.
+  TASCELL_INLINE static void call_owner_at(std::int64_t k, const parts_t& ps, const Common& co, ctx c) {
+    [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
+      ((k == static_cast<std::int64_t>(I) ? call_owner<I>(ps, co, c) : void()), ...);
+    }(std::index_sequence_for<P...>{});
+  }
+
+  // A lazy frame rebuilt (lazy.hpp): the owner is in part `start` (first(c)
+  // runs or finishes it) and parts start+1.. have not started. Without work
+  // left to give there is no point.
+  template <class First>
+  static void resume(ctx c, const Common& co, const parts_t& ps, std::int64_t start, First&& first) {
+    if (start >= N - 1) {
+      first(finished(c));
+      return;
+    }
+    exec_from(c, options<Prio>{}, co, ps, start, first);
+  }
+
+  // The point's parts start+1.. can be given away; first(in) is the owner's
+  // part `start`, then the owner runs the rest in order (exec: start 0).
+  template <class First>
+  TASCELL_INLINE static void exec_from(ctx c, const options<Prio>& o, const Common& co, const parts_t& ps,
+                                       std::int64_t start, First&& first) {
     prio_source<Prio> prio;
     if constexpr (has_priority<Prio>) prio.fn = &o.priority;
     parts_ptr pp{};
     if constexpr (!portable) pp = &ps;
     // Part 0 never travels: its entry is left unwritten.
     auto* p = ::new (free_of(c)) point;
-    p->sp = {1, N};
+    p->sp = {start + 1, N};
     p->common = cm::refs(co.clauses);
     [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
       ((I > 0 ? (void)(std::get<I>(p->refs) = part_info<P>::refs(std::get<I>(ps).clauses)) : void()),
@@ -478,12 +505,15 @@ struct parts_site {
     task* pieces;
     try {
       poll(in);
-      call_owner<0>(ps, co, in);
-      // Parts 1..N-2 in order, unless given away (then p.end was lowered).
+      first(in);
+      // Parts start+1..N-2 in order, unless given away (then p.end was
+      // lowered).
       [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
-        (void)((I + 1 < static_cast<std::size_t>(p->sp.end)
-                    ? (p->sp.next = I + 2, call_owner<I + 1>(ps, co, in), true)
-                    : false) && ...);
+        (void)((static_cast<std::int64_t>(I) + 1 <= start
+                    ? true
+                    : I + 1 < static_cast<std::size_t>(p->sp.end)
+                          ? (p->sp.next = I + 2, call_owner<I + 1>(ps, co, in), true)
+                          : false) && ...);
       }(std::make_index_sequence<N - 2>{});
     } catch (...) {
       // unwind() returns the pieces, to be merged whatever happens next
@@ -760,6 +790,34 @@ TASCELL_INLINE void dowork_parts(ctx c, const options<Prio>& o, const Common& co
 
 template <class T> struct is_common : std::false_type {};
 template <class... C> struct is_common<common_t<C...>> : std::true_type {};
+
+template <class Common, class Parts> struct parts_site_of;
+template <class Common, class... P> struct parts_site_of<Common, std::tuple<P...>> {
+  using type = parts_site<no_priority, Common, P...>;
+};
+
+// A lazy frame rebuilt (lazy.hpp, emitted by the translator's resume
+// functions): dowork_resume(c, k, first, [common(...),] part0, parts...).
+// The owner is in part k: first(ctx) finishes it (the callee's resume), or,
+// with first = nullptr, part k has not started and runs as written. Parts
+// k+1.. can be given away, from a point of the same kind as the @dowork's.
+template <class First, class... A>
+void dowork_resume(ctx c, std::int64_t k, First&& first, A&&... a) {
+  auto go = [&](const auto& co, auto ps) {
+    using site = typename parts_site_of<std::remove_cvref_t<decltype(co)>, decltype(ps)>::type;
+    if constexpr (std::is_null_pointer_v<std::remove_cvref_t<First>>)
+      site::resume(c, co, ps, k, [&](ctx in) { site::call_owner_at(k, ps, co, in); });
+    else
+      site::resume(c, co, ps, k, first);
+  };
+  auto all = std::forward_as_tuple(std::forward<A>(a)...);
+  using first_t = std::remove_cvref_t<std::tuple_element_t<0, std::tuple<A...>>>;
+  if constexpr (is_common<first_t>::value) {
+    std::apply([&](const auto& co, auto&&... rest) { go(co, std::make_tuple(to_part(rest)...)); }, all);
+  } else {
+    std::apply([&](auto&&... parts) { go(common_t<>{}, std::make_tuple(to_part(parts)...)); }, all);
+  }
+}
 
 // After the options: [common(...),] part0, parts...
 template <class Prio, class First, class... Rest>

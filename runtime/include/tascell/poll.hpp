@@ -1,6 +1,8 @@
 // Polls: the only thing a running worker does for the others on its fast path.
 #pragma once
 
+#include <vector>
+
 #include "tascell/chain.hpp"
 #include "tascell/detail/macros.hpp"
 
@@ -21,6 +23,12 @@ struct worker {
   // The newest spawn point that has slow-path state (pieces given away, a
   // stop request).
   alignas(64) spawn_point* aux_owner = nullptr;
+  // Lazy @dowork statements (lazy.hpp): the frames of this worker's stack
+  // are returning to the nearest bottom, saving themselves on the way.
+  bool lazy_unwinding = false;
+  // The frames saved by the unwinding in progress, until a bottom takes
+  // them (lazy.hpp).
+  std::vector<unsigned char> lazy_bytes;
 };
 
 // Serves what `attention` announced: requests for work (by temporary

@@ -21,6 +21,11 @@ struct worker_stats {
   std::int64_t pieces_received = 0;
   std::int64_t steal_backs = 0;       // pieces received from the thief of a piece being waited for
   std::int64_t suspends = 0;          // TASCELL_WAIT=suspend: times a fiber was switched out to run another
+  // Lazy @dowork statements (lazy.hpp): requests that made the frames
+  // unwind, and the frames saved and rebuilt for them. Not in the printed
+  // table (scripts read its columns by position); last_stats() has them.
+  std::int64_t lazy_unwinds = 0;
+  std::int64_t lazy_frames = 0;
 
   worker_stats& operator+=(const worker_stats& o);
 };

@@ -7,6 +7,7 @@
 #include "tascell/clauses.hpp"
 #include "tascell/dowork.hpp"
 #include "tascell/incumbent.hpp"
+#include "tascell/lazy.hpp"
 #include "tascell/poll.hpp"
 #include "tascell/reduction.hpp"
 #include "tascell/remote_error.hpp"

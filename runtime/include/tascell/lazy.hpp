@@ -1,0 +1,108 @@
+// Lazy @dowork statements: spawn points that cost nothing until a request
+// comes (Tascell's LW-SC route), for the @task functions the translator can
+// compile so (docs/language.md "lazy spawn points").
+//
+// Such a function has two versions besides its external entry:
+//
+//   body    the fast version. Its @dowork writes no point: it polls where
+//           the @dowork starts, runs the parts as plain calls, and after
+//           each call checks `attention` (one load, as a poll).
+//   resume  rebuilds one frame of the body from a record and goes on with
+//           an ordinary (eager) @dowork for what is left of it.
+//
+// When a request reaches a lazy poll and no eager point of the worker has
+// work, the frames unwind: every lazy frame, from the poll down, saves its
+// variables and the place it was at into a record (lazy_save) and returns.
+// The function's external entry, the bottom, sees `lazy_unwinding`, takes
+// the records, and calls the resume version of its own frame, the oldest.
+// That frame pushes an eager point for its parts not started and polls:
+// the request, still pending, is served from that point, the oldest work
+// of the stack. It then calls the resume of the frame above it for the part
+// it was in, and so on up to the frame that polled. The rebuilt frames stay
+// eager until they return; new calls are lazy again.
+//
+// Places (sites) in a lazy @dowork of N parts: 2k is "before part k" (its
+// parts k.. not started), 2k+1 is "in part k" (its callee is unwinding).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "tascell/chain.hpp"
+#include "tascell/detail/macros.hpp"
+#include "tascell/poll.hpp"
+
+namespace tascell::detail {
+
+// The frames saved by one unwinding, the youngest first: the bottom owns
+// them while the frames are rebuilt, oldest first (from the back).
+struct lazy_records {
+  std::vector<unsigned char> bytes;
+};
+
+// Slow paths, in the runtime library.
+// A lazy poll found `attention` set: serves it like a poll and returns true
+// when the frames must unwind instead (a request that no eager point can
+// serve, and the calling @dowork has work to give: has_work).
+TASCELL_NOINLINE bool lazy_serve(ctx c, bool has_work);
+// After a part's call found `attention` set: 1 when the callee is unwinding
+// (the caller saves "in part k"), 2 when this frame starts an unwinding
+// (has_work: parts after the next one have not started; it saves "before
+// part k+1"), 0 to go on.
+TASCELL_NOINLINE int lazy_after(ctx c, bool has_work);
+// Room for one record of `bytes` at the top of the worker's records.
+TASCELL_NOINLINE unsigned char* lazy_push(ctx c, std::size_t bytes);
+// The bottom: ends the unwinding and hands its records over.
+TASCELL_NOINLINE lazy_records lazy_take(ctx c);
+[[noreturn]] TASCELL_COLD void lazy_corrupt(std::size_t want, std::size_t have);
+
+// The fast path's checks: one relaxed load and a predictable branch.
+TASCELL_INLINE bool lazy_poll(ctx c) {
+  return worker_of(c)->attention.load(std::memory_order_relaxed) != 0 && lazy_serve(c, true);
+}
+TASCELL_INLINE int lazy_check(ctx c, bool has_work) {
+  return worker_of(c)->attention.load(std::memory_order_relaxed) != 0 ? lazy_after(c, has_work) : 0;
+}
+TASCELL_INLINE bool lazy_unwound(ctx c) { return worker_of(c)->lazy_unwinding; }
+
+struct lazy_trailer {
+  std::uint32_t site;
+  std::uint32_t size;  // bytes of the values before the trailer
+};
+
+// Saves a frame's variables (trivially copyable, the translator checks) and
+// its site.
+template <class... T>
+TASCELL_NOINLINE void lazy_save(ctx c, int site, const T&... v) {
+  static_assert((true && ... && std::is_trivially_copyable_v<T>), "a lazy frame saves only trivially copyable values");
+  constexpr std::size_t size = (std::size_t{0} + ... + sizeof(T));
+  unsigned char* p = lazy_push(c, size + sizeof(lazy_trailer));
+  ((std::memcpy(p, &v, sizeof(T)), p += sizeof(T)), ...);
+  const lazy_trailer t{static_cast<std::uint32_t>(site), static_cast<std::uint32_t>(size)};
+  std::memcpy(p, &t, sizeof t);
+}
+
+// Restores the oldest frame left in r into v...; returns its site.
+template <class... T>
+int lazy_restore(lazy_records& r, T&... v) {
+  constexpr std::size_t size = (std::size_t{0} + ... + sizeof(T));
+  lazy_trailer t{};
+  if (r.bytes.size() < sizeof t) lazy_corrupt(size, r.bytes.size());
+  std::memcpy(&t, r.bytes.data() + r.bytes.size() - sizeof t, sizeof t);
+  if (t.size != size || r.bytes.size() < sizeof t + size) lazy_corrupt(size, t.size);
+  const unsigned char* p = r.bytes.data() + r.bytes.size() - sizeof t - size;
+  ((std::memcpy(&v, p, sizeof(T)), p += sizeof(T)), ...);
+  r.bytes.resize(r.bytes.size() - sizeof t - size);
+  return static_cast<int>(t.site);
+}
+
+// The external entry of a lazy function, after its body returned unwinding.
+template <class R>
+TASCELL_NOINLINE R lazy_bottom(ctx c, R (*resume)(ctx, lazy_records&)) {
+  lazy_records r = lazy_take(c);
+  return resume(c, r);
+}
+
+}  // namespace tascell::detail

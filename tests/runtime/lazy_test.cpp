@@ -1,0 +1,113 @@
+// Lazy @dowork statements (tascell/lazy.hpp), written by hand the way the
+// translator emits them: a three-way recursion whose frames unwind, save
+// themselves and are rebuilt as eager frames when a request comes, against
+// its sequential sum, whatever the worker count of this run.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+#include <tascell/tascell.hpp>
+
+#include "test_env.hpp"
+
+namespace {
+
+using tascell::ctx;
+using tascell::detail::lazy_records;
+
+std::int64_t tri_body(ctx c, std::int64_t lo, std::int64_t n);
+std::int64_t tri_resume(ctx c, lazy_records& r);
+
+// The external entry: the bottom of an unwinding.
+std::int64_t tri(ctx c, std::int64_t lo, std::int64_t n) {
+  std::int64_t r = tri_body(c, lo, n);
+  if (tascell::detail::lazy_unwound(c)) [[unlikely]] return tascell::detail::lazy_bottom(c, &tri_resume);
+  return r;
+}
+
+// The sum of lo .. lo+n-1, in three parts: sites 0/2/4 before part 0/1/2,
+// 1/3/5 in it.
+std::int64_t tri_body(ctx c, std::int64_t lo, std::int64_t n) {
+  if (n < 3) return n == 0 ? 0 : n == 1 ? lo : 2 * lo + 1;
+  std::int64_t q = n / 3, a = 0, b = 0, d = 0;
+  {
+    if (tascell::detail::lazy_poll(c)) [[unlikely]] {
+      tascell::detail::lazy_save(c, 0, lo, n, q, a, b, d);
+      return {};
+    }
+    a = tri_body(c, lo, q);
+    if (int k = tascell::detail::lazy_check(c, true)) [[unlikely]] {
+      tascell::detail::lazy_save(c, k == 1 ? 1 : 2, lo, n, q, a, b, d);
+      return {};
+    }
+    b = tri_body(c, lo + q, q);
+    if (tascell::detail::lazy_check(c, false)) [[unlikely]] {
+      tascell::detail::lazy_save(c, 3, lo, n, q, a, b, d);
+      return {};
+    }
+    d = tri_body(c, lo + 2 * q, n - 2 * q);
+    if (tascell::detail::lazy_check(c, false)) [[unlikely]] {
+      tascell::detail::lazy_save(c, 5, lo, n, q, a, b, d);
+      return {};
+    }
+  }
+  return a + b + d;
+}
+
+// The eager @dowork of tri's parts, as resume functions hand it over.
+#define TRI_PARTS                                                                                             \
+  tascell::common(tascell::in(lo), tascell::in(q)), [&](ctx c) { a = tri(c, lo, q); },                       \
+      tascell::part(tascell::out(b),                                                                          \
+                    [](ctx c, const std::int64_t& lo, const std::int64_t& q, std::int64_t& b) {               \
+                      b = tri(c, lo + q, q);                                                                  \
+                    }),                                                                                       \
+      tascell::part(tascell::in(n), tascell::out(d),                                                          \
+                    [](ctx c, const std::int64_t& lo, const std::int64_t& q, const std::int64_t& n,           \
+                       std::int64_t& d) { d = tri(c, lo + 2 * q, n - 2 * q); })
+
+std::int64_t tri_resume(ctx c, lazy_records& r) {
+  std::int64_t lo{}, n{}, q{}, a{}, b{}, d{};
+  const int site = tascell::detail::lazy_restore(r, lo, n, q, a, b, d);
+  switch (site) {
+    case 1: tascell::detail::dowork_resume(c, 0, [&](ctx c) { a = tri_resume(c, r); }, TRI_PARTS); break;
+    case 3: tascell::detail::dowork_resume(c, 1, [&](ctx c) { b = tri_resume(c, r); }, TRI_PARTS); break;
+    case 5: tascell::detail::dowork_resume(c, 2, [&](ctx c) { d = tri_resume(c, r); }, TRI_PARTS); break;
+    default: tascell::detail::dowork_resume(c, site / 2, nullptr, TRI_PARTS); break;
+  }
+  return a + b + d;
+}
+#undef TRI_PARTS
+
+std::int64_t sum_to(std::int64_t n) { return n * (n - 1) / 2; }
+
+}  // namespace
+
+TEST(Lazy, SumIsRightOnAnyWorkerCount) {
+  const int reps = test_env::repeat(70) / 7 + 1;
+  for (int rep = 0; rep < reps; ++rep) {
+    const std::int64_t n = 300000 + rep * 1001;
+    EXPECT_EQ(tascell::root([&](ctx c) { return tri(c, 0, n); }), sum_to(n)) << "n=" << n;
+  }
+}
+
+TEST(Lazy, SmallTreesAndEdgeSizes) {
+  for (std::int64_t n = 0; n < 200; ++n)
+    EXPECT_EQ(tascell::root([&](ctx c) { return tri(c, 0, n); }), sum_to(n)) << "n=" << n;
+}
+
+// With several workers the work travels: requests make lazy frames unwind,
+// and the rebuilt frames give pieces away.
+TEST(MultiWorkerLazy, RequestsUnwindAndPiecesTravel) {
+  std::int64_t unwinds = 0, frames = 0, given = 0;
+  for (int rep = 0; rep < 10; ++rep) {
+    const std::int64_t n = 2000000;
+    EXPECT_EQ(tascell::root([&](ctx c) { return tri(c, 0, n); }), sum_to(n));
+    auto t = tascell::last_stats().total();
+    unwinds += t.lazy_unwinds;
+    frames += t.lazy_frames;
+    given += t.pieces_given;
+  }
+  EXPECT_GT(unwinds, 0);
+  EXPECT_GE(frames, unwinds);  // every unwinding saves at least the frame that polled
+  EXPECT_GT(given, 0);
+}
