@@ -3,6 +3,10 @@
 programs rebuilt against copies of the runtime's headers from which one cost
 at a time is removed, timed side by side with the sequential program.
 
+The program is translated with `tascellc --eager` (a lazy @task function,
+docs/language.md, writes no point per node to bound), and `built` is the
+build's own program, as it is translated by default, side by side.
+
 The variants (each a copy of runtime/include with dowork.hpp edited; the
 programs stay correct only in `base`, which is the real header; the others
 are bounds, run with 1 worker, where nobody asks for work and nothing
@@ -47,7 +51,7 @@ sys.path.insert(0, str(REPO / "bench"))
 import ninja_commands  # noqa: E402
 
 PARTS_POLL = """      poll(in);
-      call_owner<0>(ps, co, in);"""
+      first(in);"""
 PARTS_TRY = """    try {
       poll(in);"""
 CATCH_START = "    } catch (...) {"
@@ -88,14 +92,14 @@ def must_replace(text, old, new, what):
 
 
 def no_poll(text):
-    text = must_replace(text, PARTS_POLL, "      call_owner<0>(ps, co, in);", "the parts' poll")
+    text = must_replace(text, PARTS_POLL, "      first(in);", "the parts' poll")
     return must_replace(text, LOOP_POLL, LOOP_POLL.replace("        poll(in);\n", ""), "the loop's poll")
 
 
 def drop_try(text):
     """The parts' try block becomes a plain block; its handler is dropped."""
     text = must_replace(text, PARTS_TRY, PARTS_TRY.replace("try {", "{"), "the parts' try block")
-    i = text.index("call_owner<0>(ps, co, in);")
+    i = text.index(PARTS_POLL)
     j = text.index(CATCH_START, i)
     k = text.index(CATCH_END, j) + len(CATCH_END)
     return text[:j] + "    }\n    if (false) goto merge;\n" + text[k:]
@@ -120,18 +124,37 @@ def variant(text, name):
 
 
 def commands(build, target):
-    """The compile command of the translated program and the link command, as argument lists."""
-    compile_cmd = next((l for l in ninja_commands.commands(build, target) if f"{target}.tascell/" in l and " -c " in l),
-                       None)
+    """The translate command (tascellc), the compile command of the
+    translation and the link command, as argument lists."""
+    lines = ninja_commands.commands(build, target)
+    compile_cmd = next((l for l in lines if f"{target}.tascell/" in l and " -c " in l), None)
+    translate = None
+    for l in lines:
+        for part in l.split("&&"):
+            args = shlex.split(part)
+            if args and args[0].endswith("/tascellc") and "-o" in args:
+                translate = args
     link = ninja_commands.link_args(build, target)
-    if compile_cmd is None or link is None:
-        sys.exit(f"run_bounds.py: no compile or link command for {target} in {build} (a Ninja build is needed)")
-    return shlex.split(compile_cmd), link
+    if compile_cmd is None or link is None or translate is None:
+        sys.exit(f"run_bounds.py: no translate, compile or link command for {target} in {build} (a Ninja build is needed)")
+    return translate, shlex.split(compile_cmd), link
 
 
-def build_variant(build, problem, cmds, name, inc, out_dir):
-    compile_args, link_args = cmds
+def eager_translation(build, cmds, out):
+    """The program translated with --eager: every @dowork writes its point
+    (these are bounds of the spawn point per node, which a lazy function
+    does not write)."""
+    translate = list(cmds[0])
+    translate.insert(1, "--eager")
+    translate[translate.index("-o") + 1] = str(out)
+    subprocess.run(translate, check=True, cwd=build)
+    return out
+
+
+def build_variant(build, problem, cmds, name, inc, out_dir, translation):
+    _, compile_args, link_args = cmds
     args = list(compile_args)
+    args[args.index("-c") + 1] = str(translation)
     include = f"-I{REPO / 'runtime' / 'include'}"
     if include not in args:
         # Otherwise every variant would silently be built against the real headers.
@@ -177,10 +200,11 @@ def main():
             (inc / "tascell/dowork.hpp").write_text(variant(header, name))
             incs[name] = inc
         for problem, n in problems:
-            exes = {"seq": build / "bench" / f"{problem}-seq"}
+            exes = {"seq": build / "bench" / f"{problem}-seq", "built": build / "bench" / f"{problem}-tcpp"}
             cmds = commands(build, f"bench/{problem}-tcpp")
+            translation = eager_translation(build, cmds, tmp / f"{problem}-eager.cpp")
             for name in names:
-                exes[name] = build_variant(build, problem, cmds, name, incs[name], tmp)
+                exes[name] = build_variant(build, problem, cmds, name, incs[name], tmp, translation)
             times = {k: [] for k in exes}
             order = list(exes)
             for r in range(a.reps):

@@ -2,8 +2,10 @@
 // --serial, erasing it). One function per construct; they only add edits.
 #pragma once
 
+#include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "clauses.hpp"
 #include "constructs.hpp"
@@ -24,6 +26,9 @@ struct lowering {
   // Offsets where a use of `this` has been rewritten for a piece (nested
   // @dowork statements find the same uses).
   std::set<std::size_t> this_rewritten = {};
+  // The file's name as a C string literal, for #line directives in text
+  // the lowering emits twice (a lazy function's resume function).
+  std::string line_file = "\"\"";
 
   // The type of a captured variable as a piece receives it (references
   // dropped: a reference is captured as a copy of what it refers to).
@@ -34,7 +39,27 @@ struct lowering {
 
 };
 
-void lower_task_function(lowering& l, const task_function& f);
+// A @task function compiled with a lazy @dowork (lower_lazy.cpp).
+struct lazy_function {
+  const clang::FunctionDecl* fn = nullptr;  // its definition
+  const dowork_site* dowork = nullptr;
+  std::vector<const clang::VarDecl*> saved;  // parameters, then locals declared before the @dowork
+  struct part {
+    const clang::Stmt* stmt;
+    const clang::CallExpr* call;
+    bool direct;  // calls the callee's fast body (and can resume it)
+  };
+  std::vector<part> parts;
+  std::string resume;  // the resume function, emitted after the external entry
+};
+using lazy_plan = std::map<const clang::FunctionDecl*, lazy_function>;
+
+// The functions of this file that are lazy (none with --serial).
+lazy_plan plan_lazy(lowering& l, const constructs& all);
+void lower_lazy_dowork(lowering& l, const lazy_function& f);
+
+// `lazy`: the function's plan when it is lazy, or nullptr.
+void lower_task_function(lowering& l, const task_function& f, const lazy_function* lazy);
 void lower_task_call(lowering& l, const task_call& c);
 void lower_runtime_call(lowering& l, const runtime_call& c, const constructs& all);
 void lower_dowork(lowering& l, const dowork_site& d, const constructs& all);

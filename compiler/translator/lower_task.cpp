@@ -38,7 +38,11 @@ namespace {
 // The wrapper is inlined into the body, so the body calls itself. Templates,
 // member functions, variadic functions and functions with default arguments
 // are left as they are.
-void inline_body(lowering& l, const clang::FunctionDecl* d) {
+//
+// A lazy function (lower_lazy.cpp) has a resume function too, declared with
+// the prototype and defined after the entry, and its entry is the bottom of
+// its unwindings: when the body returns unwinding, it rebuilds the frames.
+void inline_body(lowering& l, const clang::FunctionDecl* d, const lazy_function* lazy) {
   if (d->isTemplated() || d->isVariadic() || llvm::isa<clang::CXXMethodDecl>(d) || d->isInlineSpecified() ||
       d->isMain() || !d->getIdentifier())
     return;
@@ -63,17 +67,30 @@ void inline_body(lowering& l, const clang::FunctionDecl* d) {
   std::string linkage = is_static ? "static " : "";
   // A prototype of the external function, so the body may call it.
   std::size_t start = l.src.offset(d->getOuterLocStart());
-  l.edits.insert_open(start, linkage + ret + " " + name + "(" + types + "); " + (is_static ? "inline " : "static inline "), 0);
+  std::string resume = name + "__tascell_resume";
+  std::string protos = linkage + ret + " " + name + "(" + types + "); ";
+  if (lazy) protos += "static " + ret + " " + resume + "(tascell::ctx, tascell::detail::lazy_records&); ";
+  l.edits.insert_open(start, protos + (is_static ? "inline " : "static inline "), 0);
   std::size_t name_at = l.src.offset(d->getLocation());
   l.edits.replace(name_at, name.size(), body, 0);
   std::size_t end = l.src.end_of_token(d->getBodyRBrace());
-  l.edits.insert_close(end, " " + linkage + ret + " " + name + "(" + params + ") { return " + body + "(" + args + "); }", 0);
+  std::string call = body + "(" + args + ")";
+  std::string entry = "return " + call + ";";
+  if (lazy) {
+    std::string unwound = std::string("if (tascell::detail::lazy_unwound(") + ctx_name + ")) [[unlikely]] ";
+    std::string bottom = std::string("tascell::detail::lazy_bottom(") + ctx_name + ", &" + resume + ");";
+    entry = d->getReturnType()->isVoidType() ? call + "; " + unwound + bottom
+                                              : ret + " _tr = " + call + "; " + unwound + "return " + bottom +
+                                                    " return _tr;";
+  }
+  l.edits.insert_close(end, " " + linkage + ret + " " + name + "(" + params + ") { " + entry + " }" +
+                                (lazy ? lazy->resume : ""), 0);
 }
 
 }  // namespace
 
 // @task long fib(int n) -> long fib([[maybe_unused]] tascell::ctx _tc, int n)
-void lower_task_function(lowering& l, const task_function& f) {
+void lower_task_function(lowering& l, const task_function& f, const lazy_function* lazy) {
   l.erase_marker(f.marker, 0);
   // Every declaration of a worker function must say @task, so that each one
   // gets the hidden parameter.
@@ -104,7 +121,7 @@ void lower_task_function(lowering& l, const task_function& f) {
   param.append(ctx_name);
   if (f.decl->getNumParams() > 0) param.append(", ");
   l.edits.insert_open(at, param, 0);
-  if (f.decl->doesThisDeclarationHaveABody()) inline_body(l, f.decl);
+  if (f.decl->doesThisDeclarationHaveABody()) inline_body(l, f.decl, lazy);
 }
 
 void lower_task_call(lowering& l, const task_call& c) {

@@ -1,6 +1,6 @@
 // tascellc: translates one .tcpp file into C++.
 //
-//   tascellc [--serial] [-o out.cpp] [--header-dir DIR] input.tcpp [-- clang-flags...]
+//   tascellc [--serial] [--eager] [-o out.cpp] [--header-dir DIR] input.tcpp [-- clang-flags...]
 //
 // A user header with markers that input.tcpp includes is translated too,
 // into DIR/<its absolute path>; the translated #include directives name
@@ -36,13 +36,15 @@ std::string runtime_include(const char* argv0) {
 int main(int argc, char** argv) {
   CLI::App app{"tascellc: translates annotated C++ (.tcpp) into C++ on the Tascell++ runtime"};
   std::string input, output, header_dir;
-  bool serial = false;
+  bool serial = false, eager = false;
   std::vector<std::string> clang_args;
   app.add_option("input", input, "the .tcpp file")->required();
   app.add_option("-o,--output", output, "where to write the C++ (default: standard output)");
   app.add_option("--header-dir", header_dir,
                  "where to write the translations of included user headers with @ markers");
   app.add_flag("--serial", serial, "erase the markers: the sequential program");
+  app.add_flag("--eager", eager,
+               "no lazy @task functions: every @dowork writes its spawn point (to compare; docs/language.md)");
   app.add_option("clang-args", clang_args, "flags for parsing (after --): -I, -D, -std, ...");
   app.positionals_at_end(false);
   try {
@@ -63,6 +65,7 @@ int main(int argc, char** argv) {
 
   tascell::translator::options opts;
   opts.serial = serial;
+  opts.eager = eager;
   opts.clang_args = clang_args;
   opts.runtime_include = runtime_include(argv[0]);
   opts.resource_dir = TASCELL_CLANG_RESOURCE_DIR;

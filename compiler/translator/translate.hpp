@@ -10,6 +10,7 @@ namespace tascell::translator {
 
 struct options {
   bool serial = false;                  // erase the markers: the sequential program
+  bool eager = false;                   // no lazy @task functions: every @dowork writes its point
   std::vector<std::string> clang_args;  // -I, -D, -std, ... for parsing
   std::string runtime_include;          // where <tascell/tascell.hpp> is
   std::string resource_dir;             // Clang's builtin headers

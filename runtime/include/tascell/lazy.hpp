@@ -73,9 +73,10 @@ struct lazy_trailer {
 };
 
 // Saves a frame's variables (trivially copyable, the translator checks) and
-// its site.
+// its site. By value: an address taken here would keep the variables in
+// memory on the fast path too.
 template <class... T>
-TASCELL_NOINLINE void lazy_save(ctx c, int site, const T&... v) {
+TASCELL_NOINLINE void lazy_save(ctx c, int site, T... v) {
   static_assert((true && ... && std::is_trivially_copyable_v<T>), "a lazy frame saves only trivially copyable values");
   constexpr std::size_t size = (std::size_t{0} + ... + sizeof(T));
   unsigned char* p = lazy_push(c, size + sizeof(lazy_trailer));

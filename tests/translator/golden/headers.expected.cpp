@@ -6,14 +6,38 @@
 
 #include "@HEADER_DIR@/headers.hpp"
 
-      long leaves(tascell::ctx, int); static inline long leaves__tascell_body([[maybe_unused]] tascell::ctx _tc, int depth) {
+      long leaves(tascell::ctx, int); static long leaves__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); static inline long leaves__tascell_body([[maybe_unused]] tascell::ctx _tc, int depth) {
   if (depth == 0) return 1;
   long a = 0, b = 0;
-          tascell::dowork(_tc, 
+          { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0, depth, a, b); return {}; }
+    a = leaves__tascell_body(_tc, depth - 1); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 1, depth, a, b); return {}; }
+    b = leaves__tascell_body(_tc, depth - 1); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 3, depth, a, b); return {}; }
+  }
+  return a + b;
+} long leaves(tascell::ctx _tc, int _tp0) { long _tr = leaves__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &leaves__tascell_resume); return _tr; }
+static long leaves__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) { int depth{}; long a{}; long b{}; const int _tsite = tascell::detail::lazy_restore(_trec, depth, a, b); auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+#line 10 "headers.tcpp"
+
     [&]([[maybe_unused]] tascell::ctx _tc) { a = leaves(_tc, depth - 1); }, 
     tascell::part(tascell::out(b), tascell::in(depth), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& depth) { b = leaves(_tc, depth - 1); })
-  );
+  ); };
+switch (_tsite) {
+case 1: _tgo(0, [&]([[maybe_unused]] tascell::ctx _tc) {
+#line 11 "headers.tcpp"
+a = leaves__tascell_resume(_tc, _trec);
+}); break;
+case 3: _tgo(1, [&]([[maybe_unused]] tascell::ctx _tc) {
+#line 12 "headers.tcpp"
+b = leaves__tascell_resume(_tc, _trec);
+}); break;
+default: if (_tsite % 2 != 0) tascell::detail::lazy_corrupt(0, 1); _tgo(_tsite / 2, nullptr); break;
+}
+#line 13 "headers.tcpp"
+
   return a + b;
-} long leaves(tascell::ctx _tc, int _tp0) { return leaves__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }
+
+}
+#line 15 "headers.tcpp"
+
 
 int main() { std::printf("%ld %ld\n", tree(10), tascell::root([&](tascell::ctx _tc) { return nodes(_tc, 3); })); }

@@ -1,15 +1,39 @@
 #include <tascell/tascell.hpp>
 #line 1 "parts.tcpp"
 // @dowork { parts }: inputs, outputs, three parts, if and priority clauses.
-      long fib(tascell::ctx, int); static inline long fib__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
+      long fib(tascell::ctx, int); static long fib__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); static inline long fib__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
   if (n < 2) return n;
   long a = 0, b = 0;
-          tascell::dowork(_tc, 
+          { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0, n, a, b); return {}; }
+    a = fib__tascell_body(_tc, n - 1); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 1, n, a, b); return {}; }
+    b = fib__tascell_body(_tc, n - 2); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 3, n, a, b); return {}; }
+  }
+  return a + b;
+} long fib(tascell::ctx _tc, int _tp0) { long _tr = fib__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &fib__tascell_resume); return _tr; }
+static long fib__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) { int n{}; long a{}; long b{}; const int _tsite = tascell::detail::lazy_restore(_trec, n, a, b); auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+#line 5 "parts.tcpp"
+
     [&]([[maybe_unused]] tascell::ctx _tc) { a = fib(_tc, n - 1); }, 
     tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& n) { b = fib(_tc, n - 2); })
-  );
+  ); };
+switch (_tsite) {
+case 1: _tgo(0, [&]([[maybe_unused]] tascell::ctx _tc) {
+#line 6 "parts.tcpp"
+a = fib__tascell_resume(_tc, _trec);
+}); break;
+case 3: _tgo(1, [&]([[maybe_unused]] tascell::ctx _tc) {
+#line 7 "parts.tcpp"
+b = fib__tascell_resume(_tc, _trec);
+}); break;
+default: if (_tsite % 2 != 0) tascell::detail::lazy_corrupt(0, 1); _tgo(_tsite / 2, nullptr); break;
+}
+#line 8 "parts.tcpp"
+
   return a + b;
-} long fib(tascell::ctx _tc, int _tp0) { return fib__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }
+
+}
+#line 10 "parts.tcpp"
+
 
       long three(tascell::ctx, int, int); static inline long three__tascell_body([[maybe_unused]] tascell::ctx _tc, int n, int depth) {
   long x = 0, y = 0, z = 0;
