@@ -7,8 +7,9 @@
 //   - a plain function (not a template, member, variadic, main, inline, or
 //     with default arguments) whose scalar parameters are never bound to a
 //     reference or have their address taken;
-//   - exactly one @dowork, without clauses, of two or more parts, written at
-//     the top level of the function's body; no @wind, no runtime call, no
+//   - exactly one @dowork, without if() or priority() (whose other clauses
+//     the resume function's eager @dowork keeps), of two or more parts,
+//     written at the top level of the function's body; no @wind, no runtime call, no
 //     lambda, label or goto, no local static or local type;
 //   - every part is `f(args);`, `x = f(args);` or `x op= f(args);` with f a
 //     @task function of this file that cannot cancel the @dowork it runs
@@ -23,6 +24,7 @@
 // this function or a lazy one defined before it; otherwise it goes through
 // the callee's external entry, which is the bottom of the callee's own
 // unwindings.
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -155,6 +157,21 @@ std::set<const FunctionDecl*> cancel_free(const lowering& l, const constructs& a
   return free;
 }
 
+// Whether the clause list names `what(...)`: if() and priority() decide how
+// the @dowork makes work available, which a lazy one does not (its other
+// clauses say how a piece sees the frame: the resume function's eager
+// @dowork keeps them).
+bool has_clause(const std::string& text, const std::string& what) {
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
+    if (at > 0 && word(text[at - 1])) continue;
+    std::size_t e = at + what.size();
+    while (e < text.size() && std::isspace(static_cast<unsigned char>(text[e]))) ++e;
+    if (e < text.size() && text[e] == '(') return true;
+  }
+  return false;
+}
+
 // Whether f, with its one @dowork d, can be lazy; fills its saved variables
 // and parts.
 bool analyse(const lowering& l, const dowork_site& d, const constructs& all,
@@ -162,8 +179,7 @@ bool analyse(const lowering& l, const dowork_site& d, const constructs& all,
   const FunctionDecl* f = d.function;
   const auto* body = llvm::dyn_cast<CompoundStmt>(d.body);
   if (!f || !body || !plain_function(f) || d.depth != 0) return false;
-  for (char c : d.marker.clauses)
-    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return false;
+  if (has_clause(d.marker.clauses, "if") || has_clause(d.marker.clauses, "priority")) return false;
   const auto* fbody = llvm::cast<CompoundStmt>(f->getBody());
   range whole = body_range(l.src, f);
   for (const auto& o : all.doworks)
@@ -319,7 +335,14 @@ std::map<const clang::FunctionDecl*, lazy_function> plan_lazy(lowering& l, const
   }
   // The eager form of each @dowork, which the resume function hands over.
   for (auto it = out.begin(); it != out.end();) {
+    int errors = l.diag.count();
     std::string args = eager_arguments(l, it->second, all);
+    // A @dowork the eager lowering refused has had its errors reported:
+    // it stays in the plan, so that it is not lowered (and reported) again.
+    if (l.diag.count() > errors) {
+      ++it;
+      continue;
+    }
     if (args.empty()) {
       it = out.erase(it);
       continue;

@@ -1,0 +1,103 @@
+#include <tascell/tascell.hpp>
+#line 1 "lazy.tcpp"
+// Which @task functions are lazy (docs/language.md, "Lazy spawn points"):
+// `fib` is; each of the others keeps its eager spawn point, for the reason
+// its comment gives.
+#include <utility>
+
+      long fib(tascell::ctx, int); static long fib__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); static inline long fib__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
+  if (n < 2) return n;
+  long a = 0, b = 0;
+          { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0, n, a, b); return {}; }
+    a = fib__tascell_body(_tc, n - 1); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 1, n, a, b); return {}; }
+    b = fib__tascell_body(_tc, n - 2); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 3, n, a, b); return {}; }
+  }
+  return a + b;
+} long fib(tascell::ctx _tc, int _tp0) { long _tr = fib__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &fib__tascell_resume); return _tr; }
+static long fib__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) { int n{}; long a{}; long b{}; const int _tsite = tascell::detail::lazy_restore(_trec, n, a, b); auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+#line 9 "lazy.tcpp"
+
+    [&]([[maybe_unused]] tascell::ctx _tc) { a = fib(_tc, n - 1); }, 
+    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& n) { b = fib(_tc, n - 2); })
+  ); };
+switch (_tsite) {
+case 1: _tgo(0, [&]([[maybe_unused]] tascell::ctx _tc) {
+#line 10 "lazy.tcpp"
+a = fib__tascell_resume(_tc, _trec);
+}); break;
+case 3: _tgo(1, [&]([[maybe_unused]] tascell::ctx _tc) {
+#line 11 "lazy.tcpp"
+b = fib__tascell_resume(_tc, _trec);
+}); break;
+default: if (_tsite % 2 != 0) tascell::detail::lazy_corrupt(0, 1); _tgo(_tsite / 2, nullptr); break;
+}
+#line 12 "lazy.tcpp"
+
+  return a + b;
+
+}
+#line 14 "lazy.tcpp"
+
+
+// The address of a saved variable is taken: a rebuilt frame would not be
+// where the pointer points.
+      long address_taken(tascell::ctx, int); static inline long address_taken__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
+  if (n < 2) return n;
+  long a = 0, b = 0;
+  long* p = &a;
+          tascell::dowork(_tc, 
+    [&]([[maybe_unused]] tascell::ctx _tc) { a = address_taken(_tc, n - 1); }, 
+    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& n) { b = address_taken(_tc, n - 2); })
+  );
+  return *p + b;
+} long address_taken(tascell::ctx _tc, int _tp0) { return address_taken__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }
+
+// priority() decides how work is made available: a lazy @dowork has none.
+      long prioritised(tascell::ctx, int); static inline long prioritised__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
+  if (n < 2) return n;
+  long a = 0, b = 0;
+                      tascell::dowork(_tc, tascell::priority([&] { return static_cast<std::int64_t>(n); }), 
+    [&]([[maybe_unused]] tascell::ctx _tc) { a = prioritised(_tc, n - 1); }, 
+    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& n) { b = prioritised(_tc, n - 2); })
+  );
+  return a + b;
+} long prioritised(tascell::ctx _tc, int _tp0) { return prioritised__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }
+
+// Its callee may cancel the @dowork it runs under, which a lazy @dowork,
+// having no point, could not stop.
+      long stopper(tascell::ctx, int); static inline long stopper__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
+  if (n > 30) tascell::cancel(_tc);
+  return n;
+} long stopper(tascell::ctx _tc, int _tp0) { return stopper__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }
+      long cancels(tascell::ctx, int); static inline long cancels__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
+  long a = 0, b = 0;
+          tascell::dowork(_tc, 
+    [&]([[maybe_unused]] tascell::ctx _tc) { a = stopper(_tc, n); }, 
+    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& n) { b = stopper(_tc, n + 1); })
+  );
+  return a + b;
+} long cancels(tascell::ctx _tc, int _tp0) { return cancels__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }
+
+// A variable in scope at the @dowork is not a scalar.
+      long pairs(tascell::ctx, int); static inline long pairs__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
+  if (n < 2) return n;
+  std::pair<long, long> r{0, 0};
+  long a = 0, b = 0;
+          tascell::dowork(_tc, 
+    [&]([[maybe_unused]] tascell::ctx _tc) { a = pairs(_tc, n - 1); }, 
+    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& n) { b = pairs(_tc, n - 2); })
+  );
+  r.first = a;
+  return r.first + b;
+} long pairs(tascell::ctx _tc, int _tp0) { return pairs__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }
+
+// A part that is more than a call.
+      long more(tascell::ctx, int); static inline long more__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
+  if (n < 2) return n;
+  long a = 0, b = 0;
+          tascell::dowork(_tc, 
+    [&]([[maybe_unused]] tascell::ctx _tc) { a = more(_tc, n - 1) + 1; }, 
+    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& n) { b = more(_tc, n - 2); })
+  );
+  return a + b;
+} long more(tascell::ctx _tc, int _tp0) { return more__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }

@@ -1,0 +1,111 @@
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+namespace tascell {
+inline void cancel() {}
+inline bool cancelled() { return false; }
+inline int rank() { return 0; }
+inline int processes() { return 1; }
+inline bool is_root() { return true; }
+inline int workers() { return 1; }
+template <class T> class board {
+ public:
+  void publish(std::uint64_t key, const T& v) { values_[key] = v; }
+  void publish(const T& v) { publish(0, v); }
+  std::optional<T> read(std::uint64_t key = 0) const {
+    auto it = values_.find(key);
+    if (it == values_.end()) return std::nullopt;
+    return it->second;
+  }
+  void clear() { values_.clear(); }
+ private:
+  std::unordered_map<std::uint64_t, T> values_;
+};
+}
+#define TASCELL_EXCEPTION(Type) static_assert(true, "")
+template <class T, class U> inline bool tascell_serial_improve_min(T& best, const U& v) {
+  if (v < best) { best = static_cast<T>(v); return true; }
+  return false;
+}
+template <class T, class U> inline bool tascell_serial_improve_max(T& best, const U& v) {
+  if (best < v) { best = static_cast<T>(v); return true; }
+  return false;
+}
+#line 1 "lazy.tcpp"
+// Which @task functions are lazy (docs/language.md, "Lazy spawn points"):
+// `fib` is; each of the others keeps its eager spawn point, for the reason
+// its comment gives.
+#include <utility>
+
+      long fib(int n) {
+  if (n < 2) return n;
+  long a = 0, b = 0;
+          {
+    a = fib(n - 1);
+    b = fib(n - 2);
+  }
+  return a + b;
+}
+
+// The address of a saved variable is taken: a rebuilt frame would not be
+// where the pointer points.
+      long address_taken(int n) {
+  if (n < 2) return n;
+  long a = 0, b = 0;
+  long* p = &a;
+          {
+    a = address_taken(n - 1);
+    b = address_taken(n - 2);
+  }
+  return *p + b;
+}
+
+// priority() decides how work is made available: a lazy @dowork has none.
+      long prioritised(int n) {
+  if (n < 2) return n;
+  long a = 0, b = 0;
+                     { static_cast<void>(sizeof(n));  {
+    a = prioritised(n - 1);
+    b = prioritised(n - 2);
+  } }
+  return a + b;
+}
+
+// Its callee may cancel the @dowork it runs under, which a lazy @dowork,
+// having no point, could not stop.
+      long stopper(int n) {
+  if (n > 30) tascell::cancel();
+  return n;
+}
+      long cancels(int n) {
+  long a = 0, b = 0;
+          {
+    a = stopper(n);
+    b = stopper(n + 1);
+  }
+  return a + b;
+}
+
+// A variable in scope at the @dowork is not a scalar.
+      long pairs(int n) {
+  if (n < 2) return n;
+  std::pair<long, long> r{0, 0};
+  long a = 0, b = 0;
+          {
+    a = pairs(n - 1);
+    b = pairs(n - 2);
+  }
+  r.first = a;
+  return r.first + b;
+}
+
+// A part that is more than a call.
+      long more(int n) {
+  if (n < 2) return n;
+  long a = 0, b = 0;
+          {
+    a = more(n - 1) + 1;
+    b = more(n - 2);
+  }
+  return a + b;
+}
