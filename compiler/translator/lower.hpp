@@ -39,24 +39,31 @@ struct lowering {
 
 };
 
-// A @task function compiled with a lazy @dowork (lower_lazy.cpp).
+// A lazy @task function (lower_lazy.cpp): its resume points, the top-level
+// statements where its frame can be saved and rebuilt.
 struct lazy_function {
   const clang::FunctionDecl* fn = nullptr;  // its definition
-  const dowork_site* dowork = nullptr;
-  std::vector<const clang::VarDecl*> saved;  // parameters, then locals declared before the @dowork
   struct part {
     const clang::Stmt* stmt;
     const clang::CallExpr* call;
     bool direct;  // calls the callee's fast body (and can resume it)
   };
-  std::vector<part> parts;
+  struct point {
+    const clang::Stmt* stmt;
+    const dowork_site* dowork;  // a @dowork, or nullptr: a call statement
+    const clang::CallExpr* call;  // a call statement's (direct) call
+    std::vector<const clang::VarDecl*> saved;  // parameters, then locals declared before it
+    std::vector<part> parts;  // a @dowork's
+  };
+  std::vector<point> points;
   std::string resume;  // the resume function, emitted after the external entry
 };
 using lazy_plan = std::map<const clang::FunctionDecl*, lazy_function>;
 
 // The functions of this file that are lazy (none with --serial).
 lazy_plan plan_lazy(lowering& l, const constructs& all);
-void lower_lazy_dowork(lowering& l, const lazy_function& f);
+// The fast body's edits: its @dowork statements and resume points.
+void lower_lazy_function(lowering& l, const lazy_function& f);
 
 // `lazy`: the function's plan when it is lazy, or nullptr.
 void lower_task_function(lowering& l, const task_function& f, const lazy_function* lazy);

@@ -172,46 +172,29 @@ bool has_clause(const std::string& text, const std::string& what) {
   return false;
 }
 
-// Whether f, with its one @dowork d, can be lazy; fills its saved variables
-// and parts.
-bool analyse(const lowering& l, const dowork_site& d, const constructs& all,
-             const std::set<const FunctionDecl*>& no_cancel, lazy_function& out) {
-  const FunctionDecl* f = d.function;
+// A top-level statement of a candidate: a @dowork, or a call statement of
+// a @task function (a resume point if the callee turns out lazy), with the
+// variables in scope there.
+struct candidate {
+  const FunctionDecl* fn = nullptr;
+  struct stmt_point {
+    const Stmt* stmt;
+    const dowork_site* dowork;  // nullptr: a call statement
+    const CallExpr* call;       // a call statement's call
+    std::vector<const VarDecl*> saved;
+    std::vector<lazy_function::part> parts;  // a @dowork's
+  };
+  std::vector<stmt_point> points;
+};
+
+// Whether the @dowork d, a top-level statement of its function, can be lazy:
+// its parts are call statements of cancel-free @task functions.
+bool lazy_dowork(const lowering& l, const dowork_site& d, const constructs& all,
+                 const std::set<const FunctionDecl*>& no_cancel, const std::set<const VarDecl*>& saved,
+                 std::vector<lazy_function::part>& parts) {
   const auto* body = llvm::dyn_cast<CompoundStmt>(d.body);
-  if (!f || !body || !plain_function(f) || d.depth != 0) return false;
+  if (!body || body->size() < 2 || d.depth != 0) return false;
   if (has_clause(d.marker.clauses, "if") || has_clause(d.marker.clauses, "priority")) return false;
-  const auto* fbody = llvm::cast<CompoundStmt>(f->getBody());
-  range whole = body_range(l.src, f);
-  for (const auto& o : all.doworks)
-    if (&o != &d && o.function == f) return false;
-  for (const auto& w : all.winds)
-    if (w.function == f) return false;
-  for (const auto& r : all.runtime_calls)
-    if (whole.has(l.src.offset(r.call->getBeginLoc()))) return false;
-  // The @dowork at the top level; the variables declared before it.
-  std::set<const VarDecl*> saved;
-  out.saved.clear();
-  for (const ParmVarDecl* p : f->parameters()) {
-    saved.insert(p);
-    out.saved.push_back(p);
-  }
-  bool found = false;
-  for (const Stmt* s : fbody->body()) {
-    if (s == d.stmt) {
-      found = true;
-      break;
-    }
-    if (const auto* ds = llvm::dyn_cast<DeclStmt>(s))
-      for (const Decl* x : ds->decls()) {
-        const auto* v = llvm::dyn_cast<VarDecl>(x);
-        if (!v || !scalar(v->getType())) return false;
-        saved.insert(v);
-        out.saved.push_back(v);
-      }
-  }
-  if (!found || body->size() < 2) return false;
-  // The parts, and no other @task call anywhere in the function.
-  out.parts.clear();
   std::set<const CallExpr*> part_calls;
   for (const Stmt* s : body->body()) {
     const CallExpr* call = part_call(s, saved);
@@ -220,22 +203,70 @@ bool analyse(const lowering& l, const dowork_site& d, const constructs& all,
     for (const auto& c : all.calls) is_task_call |= c.call == call;
     if (!is_task_call || !no_cancel.count(canonical(call->getDirectCallee()))) return false;
     part_calls.insert(call);
-    out.parts.push_back({s, call, false});
+    parts.push_back({s, call, false});
   }
-  range dowork{l.src.offset(d.stmt->getBeginLoc()), l.src.end_of_stmt(d.stmt)};
+  range whole{l.src.offset(d.stmt->getBeginLoc()), l.src.end_of_stmt(d.stmt)};
   for (const auto& c : all.calls)
-    if (dowork.has(l.src.offset(c.call->getBeginLoc())) && !part_calls.count(c.call)) return false;
+    if (whole.has(l.src.offset(c.call->getBeginLoc())) && !part_calls.count(c.call)) return false;
+  return true;
+}
+
+// Whether f can be lazy; fills its candidate resume points.
+bool analyse(const lowering& l, const FunctionDecl* f, const constructs& all,
+             const std::set<const FunctionDecl*>& no_cancel, candidate& out) {
+  if (!plain_function(f)) return false;
+  range whole = body_range(l.src, f);
+  for (const auto& w : all.winds)
+    if (w.function == f) return false;
+  for (const auto& r : all.runtime_calls)
+    if (whole.has(l.src.offset(r.call->getBeginLoc()))) return false;
+  std::map<const Stmt*, const dowork_site*> doworks;
+  for (const auto& d : all.doworks)
+    if (d.function == f) doworks[d.stmt] = &d;
+  std::vector<const VarDecl*> in_scope(f->param_begin(), f->param_end());
+  std::set<const VarDecl*> saved(in_scope.begin(), in_scope.end());
+  std::vector<const VarDecl*> not_scalar;  // top-level locals that cannot be saved
+  std::size_t top_doworks = 0;
+  for (const Stmt* s : llvm::cast<CompoundStmt>(f->getBody())->body()) {
+    if (const auto* ds = llvm::dyn_cast<DeclStmt>(s)) {
+      for (const Decl* x : ds->decls()) {
+        const auto* v = llvm::dyn_cast<VarDecl>(x);
+        if (v && scalar(v->getType())) {
+          in_scope.push_back(v);
+          saved.insert(v);
+        } else {
+          not_scalar.push_back(v);
+        }
+      }
+      continue;
+    }
+    candidate::stmt_point pt{s, nullptr, nullptr, in_scope, {}};
+    if (auto it = doworks.find(s); it != doworks.end()) {
+      if (!not_scalar.empty() || !lazy_dowork(l, *it->second, all, no_cancel, saved, pt.parts)) return false;
+      pt.dowork = it->second;
+      ++top_doworks;
+      out.points.push_back(pt);
+    } else if (const CallExpr* call = part_call(s, saved); call && not_scalar.empty()) {
+      bool is_task_call = false;
+      for (const auto& c : all.calls) is_task_call |= c.call == call;
+      if (is_task_call && no_cancel.count(canonical(call->getDirectCallee()))) {
+        pt.call = call;
+        out.points.push_back(pt);
+      }
+    }
+  }
+  // Every @dowork of the function is one of its top-level statements.
+  if (top_doworks != doworks.size()) return false;
   body_scan scan(l.src.ast(), saved);
   scan.TraverseStmt(const_cast<Stmt*>(f->getBody()));
   if (!scan.ok) return false;
   out.fn = f;
-  out.dowork = &d;
   return true;
 }
 
-std::string joined_names(const lazy_function& f) {
+std::string joined_names(const std::vector<const VarDecl*>& saved) {
   std::string s;
-  for (const VarDecl* v : f.saved) s += ", " + v->getNameAsString();
+  for (const VarDecl* v : saved) s += ", " + v->getNameAsString();
   return s;
 }
 
@@ -248,13 +279,18 @@ std::string line_directive(const lowering& l, std::size_t offset) {
 }
 
 // The text of [b, e) lowered as it is everywhere else (the calls of @task
-// functions in it get the ctx; with `d`, that @dowork is lowered eagerly):
+// functions in it get the ctx; its @dowork statements are lowered eagerly):
 // the edits go into a list of their own, and the span is cut out of the
-// result.
-std::string lowered(lowering& l, std::size_t b, std::size_t e, const dowork_site* d, const constructs& all) {
+// result. `quiet`: what the lowering reports has been reported already (the
+// @dowork statements of the rest of a function, each lowered once before as
+// its own resume point's).
+std::string lowered(lowering& l, std::size_t b, std::size_t e, const constructs& all, bool quiet = false) {
   edit_list edits;
-  lowering own{l.src, l.diag, edits, false};
-  if (d) lower_dowork(own, *d, all);
+  diagnostics discard("", "");
+  lowering own{l.src, quiet ? discard : l.diag, edits, false};
+  own.line_file = l.line_file;
+  for (const auto& d : all.doworks)
+    if (range{b, e}.has(l.src.offset(d.body->getBeginLoc()))) lower_dowork(own, d, all);
   for (const auto& c : all.calls)
     if (range{b, e}.has(l.src.offset(c.call->getBeginLoc()))) lower_task_call(own, c);
   edits.insert_open(b, "\x01", -1000000);
@@ -264,124 +300,188 @@ std::string lowered(lowering& l, std::size_t b, std::size_t e, const dowork_site
   return from == std::string::npos || to == std::string::npos ? "" : text.substr(from + 1, to - from - 1);
 }
 
-// The eager lowering of the @dowork, as the arguments of tascell::dowork.
-std::string eager_arguments(lowering& l, const lazy_function& f, const constructs& all) {
-  const auto* body = llvm::cast<CompoundStmt>(f.dowork->body);
-  std::string cut = lowered(l, l.src.offset(body->getLBracLoc()), l.src.end_of_stmt(body), f.dowork, all);
+// The eager lowering of a @dowork, as the arguments of tascell::dowork.
+std::string eager_arguments(lowering& l, const dowork_site& d, const constructs& all) {
+  const auto* body = llvm::cast<CompoundStmt>(d.body);
+  std::string cut = lowered(l, l.src.offset(body->getLBracLoc()), l.src.end_of_stmt(body), all);
   std::string head = std::string("tascell::dowork(") + ctx_name + ", ";
   if (cut.compare(0, head.size(), head) != 0 || cut.size() < head.size() + 2 || cut.substr(cut.size() - 2) != ");")
     return "";
   return cut.substr(head.size(), cut.size() - head.size() - 2);
 }
 
-// The resume function (lazy.hpp), emitted after the external entry.
-std::string resume_text(lowering& l, const lazy_function& f, const std::string& args, const constructs& all) {
+// A statement whose call is replaced by the callee's resume function.
+std::string resumed_call(const lowering& l, const Stmt* stmt, const CallExpr* call) {
+  std::size_t b = l.src.offset(stmt->getBeginLoc()), e = l.src.end_of_stmt(stmt);
+  std::size_t cb = l.src.offset(call->getBeginLoc()), ce = l.src.end_of_token(call->getRParenLoc());
+  return line_directive(l, b) + std::string(l.src.text().substr(b, cb - b)) +
+         call->getDirectCallee()->getNameAsString() + "__tascell_resume(" + ctx_name + ", _trec)" +
+         std::string(l.src.text().substr(ce, e - ce)) + "\n";
+}
+
+// The resume function (lazy.hpp), emitted after the external entry: one
+// case per resume point, which rebuilds the frame there and goes on with the
+// rest of the function as eager code. Empty when a @dowork cannot be lowered.
+std::string resume_text(lowering& l, const lazy_function& f, const constructs& all) {
   const std::string name = f.fn->getNameAsString();
   clang::PrintingPolicy pp(l.src.ast().getLangOpts());
   pp.SuppressTagKeyword = true;
   pp.Bool = true;
-  std::string ret = f.fn->getReturnType().getAsString(pp);
-  const dowork_site& d = *f.dowork;
-  std::string s = "\nstatic " + ret + " " + name + "__tascell_resume([[maybe_unused]] tascell::ctx " + ctx_name +
-                  ", [[maybe_unused]] tascell::detail::lazy_records& _trec) {";
-  for (const VarDecl* v : f.saved) s += " " + l.value_type(v) + " " + v->getNameAsString() + "{};";
-  std::string names = joined_names(f);
-  s += " const int _tsite = tascell::detail::lazy_restore(_trec" + names + ");";
-  s += " auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(" +
-       std::string(ctx_name) + ", _tk, _tfirst, ";
-  s += line_directive(l, l.src.offset(llvm::cast<CompoundStmt>(d.body)->getLBracLoc())) + args + "); };";
-  s += "\nswitch (_tsite) {";
-  for (std::size_t k = 0; k < f.parts.size(); ++k) {
-    const lazy_function::part& p = f.parts[k];
-    if (!p.direct) continue;
-    std::size_t b = l.src.offset(p.stmt->getBeginLoc()), e = l.src.end_of_stmt(p.stmt);
-    std::size_t cb = l.src.offset(p.call->getBeginLoc()), ce = l.src.end_of_token(p.call->getRParenLoc());
-    std::string callee = p.call->getDirectCallee()->getNameAsString();
-    std::string text = std::string(l.src.text().substr(b, cb - b)) + callee + "__tascell_resume(" + ctx_name +
-                       ", _trec)" + std::string(l.src.text().substr(ce, e - ce));
-    s += "\ncase " + std::to_string(2 * k + 1) + ": _tgo(" + std::to_string(k) +
-         ", [&]([[maybe_unused]] tascell::ctx " + ctx_name + ") {" + line_directive(l, b) + text + "\n}); break;";
-  }
-  s += "\ndefault: if (_tsite % 2 != 0) tascell::detail::lazy_corrupt(0, 1); _tgo(_tsite / 2, nullptr); break;\n}";
-  std::size_t after = l.src.end_of_stmt(d.stmt);
+  const bool is_void = f.fn->getReturnType()->isVoidType();
+  std::string s = "\nstatic " + f.fn->getReturnType().getAsString(pp) + " " + name +
+                  "__tascell_resume([[maybe_unused]] tascell::ctx " + ctx_name +
+                  ", [[maybe_unused]] tascell::detail::lazy_records& _trec) {\nswitch (tascell::detail::lazy_site(_trec) >> 16) {";
   std::size_t rbrace = l.src.offset(llvm::cast<CompoundStmt>(f.fn->getBody())->getRBracLoc());
-  s += line_directive(l, after) + lowered(l, after, rbrace, nullptr, all) + "\n}";
-  s += line_directive(l, rbrace);
+  for (std::size_t j = 0; j < f.points.size(); ++j) {
+    const lazy_function::point& pt = f.points[j];
+    s += "\ncase " + std::to_string(j) + ": {";
+    for (const VarDecl* v : pt.saved) s += " " + l.value_type(v) + " " + v->getNameAsString() + "{};";
+    s += " [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec" + joined_names(pt.saved) +
+         ") & 0xffff;";
+    if (pt.dowork) {
+      std::string args = eager_arguments(l, *pt.dowork, all);
+      if (args.empty()) return "";
+      s += " auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(" +
+           std::string(ctx_name) + ", _tk, _tfirst, ";
+      s += line_directive(l, l.src.offset(llvm::cast<CompoundStmt>(pt.dowork->body)->getLBracLoc())) + args +
+           "); };";
+      s += "\nswitch (_tsite) {";
+      for (std::size_t k = 0; k < pt.parts.size(); ++k) {
+        if (!pt.parts[k].direct) continue;
+        s += "\ncase " + std::to_string(2 * k + 1) + ": _tgo(" + std::to_string(k) + ", [&]([[maybe_unused]] tascell::ctx " +
+             ctx_name + ") {" + resumed_call(l, pt.parts[k].stmt, pt.parts[k].call) + "}); break;";
+      }
+      s += "\ndefault: if (_tsite % 2 != 0) tascell::detail::lazy_corrupt(0, 1); _tgo(_tsite / 2, nullptr); break;\n}";
+    } else {
+      s += resumed_call(l, pt.stmt, pt.call);
+    }
+    std::size_t after = l.src.end_of_stmt(pt.stmt);
+    s += line_directive(l, after) + lowered(l, after, rbrace, all, true) + (is_void ? "\nreturn;\n}" : "\n}");
+  }
+  s += "\n}\ntascell::detail::lazy_corrupt(0, 2);\n}" + line_directive(l, rbrace);
   return s;
+}
+
+// Whether a declaration of g in this file ends before offset `at`, so that
+// its body and resume functions are declared there (lower_task.cpp).
+bool declared_before(const lowering& l, const FunctionDecl* g, std::size_t at) {
+  for (const FunctionDecl* d : g->redecls()) {
+    if (!l.src.in_this_file(d->getLocation()) || !d->getLexicalDeclContext()->isFileContext()) continue;
+    if (l.src.offset(d->getOuterLocStart()) < at) return true;
+  }
+  return false;
 }
 
 }  // namespace
 
-std::map<const clang::FunctionDecl*, lazy_function> plan_lazy(lowering& l, const constructs& all) {
-  std::map<const FunctionDecl*, lazy_function> out;
+lazy_plan plan_lazy(lowering& l, const constructs& all) {
+  lazy_plan out;
   if (l.serial) return out;
   std::set<const FunctionDecl*> no_cancel = cancel_free(l, all);
-  for (const auto& d : all.doworks) {
-    lazy_function f;
-    if (analyse(l, d, all, no_cancel, f)) out[f.fn] = f;
+  std::map<const FunctionDecl*, candidate> cands;
+  for (const auto& t : all.tasks) {
+    if (!t.decl->doesThisDeclarationHaveABody() || cands.count(t.decl)) continue;
+    candidate c;
+    if (analyse(l, t.decl, all, no_cancel, c)) cands[t.decl] = c;
   }
-  // Direct calls: to itself, or to a lazy function defined before it (its
-  // body and resume function are declared there), named without qualifier.
-  for (auto& [fn, f] : out) {
-    std::size_t begin = l.src.offset(fn->getOuterLocStart());
-    for (auto& p : f.parts) {
-      const FunctionDecl* callee = p.call->getDirectCallee();
-      const FunctionDecl* def = callee ? callee->getDefinition() : nullptr;
-      const auto* ref = llvm::dyn_cast<DeclRefExpr>(p.call->getCallee()->IgnoreImpCasts());
-      bool lazy = def && out.count(def);
-      p.direct = lazy && ref && !ref->hasQualifier() && !ref->hasExplicitTemplateArgs() &&
-                 (def == fn || l.src.end_of_stmt(def->getBody()) <= begin);
+  // Lazy: a candidate with a @dowork, or with a call statement of a lazy
+  // function whose body it can call (least fixpoint). A call is direct when
+  // the callee is lazy, named without qualifier, and declared before it.
+  std::set<const FunctionDecl*> lazy;
+  for (const auto& [fn, c] : cands)
+    for (const auto& pt : c.points)
+      if (pt.dowork) lazy.insert(fn);
+  auto direct = [&](const CallExpr* call) {
+    const FunctionDecl* callee = call->getDirectCallee();
+    const FunctionDecl* def = callee ? callee->getDefinition() : nullptr;
+    const auto* ref = llvm::dyn_cast<DeclRefExpr>(call->getCallee()->IgnoreImpCasts());
+    return def && lazy.count(def) && ref && !ref->hasQualifier() && !ref->hasExplicitTemplateArgs() &&
+           declared_before(l, def, l.src.offset(call->getBeginLoc()));
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& [fn, c] : cands) {
+      if (lazy.count(fn)) continue;
+      for (const auto& pt : c.points)
+        if (pt.call && direct(pt.call)) {
+          lazy.insert(fn);
+          changed = true;
+          break;
+        }
     }
   }
-  // The eager form of each @dowork, which the resume function hands over.
+  for (const FunctionDecl* fn : lazy) {
+    lazy_function f;
+    f.fn = fn;
+    for (const auto& pt : cands[fn].points) {
+      lazy_function::point p{pt.stmt, pt.dowork, pt.call, pt.saved, pt.parts};
+      if (p.call && !direct(p.call)) continue;  // through the callee's entry: not a resume point
+      for (auto& part : p.parts) part.direct = direct(part.call);
+      f.points.push_back(p);
+    }
+    out[fn] = f;
+  }
+  // The resume functions. A @dowork the eager lowering refused has had its
+  // errors reported: its function stays in the plan, so that the @dowork is
+  // not lowered (and reported) again.
   for (auto it = out.begin(); it != out.end();) {
     int errors = l.diag.count();
-    std::string args = eager_arguments(l, it->second, all);
-    // A @dowork the eager lowering refused has had its errors reported:
-    // it stays in the plan, so that it is not lowered (and reported) again.
-    if (l.diag.count() > errors) {
-      ++it;
-      continue;
-    }
-    if (args.empty()) {
+    it->second.resume = resume_text(l, it->second, all);
+    if (it->second.resume.empty() && l.diag.count() == errors) {
       it = out.erase(it);
       continue;
     }
-    it->second.resume = resume_text(l, it->second, args, all);
     ++it;
   }
   return out;
 }
 
-void lower_lazy_dowork(lowering& l, const lazy_function& f) {
-  const dowork_site& d = *f.dowork;
-  l.erase_marker(d.marker, d.depth);
-  const std::string names = joined_names(f), ret = unwind_return(f);
-  const auto* body = llvm::cast<CompoundStmt>(d.body);
-  l.edits.replace(l.src.offset(body->getLBracLoc()), 1,
-                  std::string("{ if (tascell::detail::lazy_poll(") + ctx_name +
-                      ")) [[unlikely]] { tascell::detail::lazy_save(" + ctx_name + ", 0" + names + "); " + ret +
-                      " }",
-                  d.depth);
-  const std::size_t n = f.parts.size();
-  for (std::size_t k = 0; k < n; ++k) {
-    const lazy_function::part& p = f.parts[k];
-    if (p.direct) {
-      const auto* ref = llvm::cast<DeclRefExpr>(p.call->getCallee()->IgnoreImpCasts());
-      std::string callee = p.call->getDirectCallee()->getNameAsString();
-      l.edits.replace(l.src.offset(ref->getLocation()), callee.size(), callee + "__tascell_body", d.depth + 1);
+void lower_lazy_function(lowering& l, const lazy_function& f) {
+  const std::string ret = unwind_return(f);
+  for (std::size_t j = 0; j < f.points.size(); ++j) {
+    const lazy_function::point& pt = f.points[j];
+    const std::string names = joined_names(pt.saved), base = std::to_string(j << 16);
+    auto save = [&](const std::string& site) {
+      return std::string("tascell::detail::lazy_save(") + ctx_name + ", " + site + names + "); " + ret;
+    };
+    auto direct_call = [&](const CallExpr* call, int depth) {
+      const auto* ref = llvm::cast<DeclRefExpr>(call->getCallee()->IgnoreImpCasts());
+      std::string callee = call->getDirectCallee()->getNameAsString();
+      l.edits.replace(l.src.offset(ref->getLocation()), callee.size(), callee + "__tascell_body", depth);
+    };
+    if (!pt.dowork) {
+      // A call statement: only its callee's unwinding passes here.
+      direct_call(pt.call, 1);
+      l.edits.insert_close(l.src.end_of_stmt(pt.stmt),
+                           std::string(" if (tascell::detail::lazy_unwound(") + ctx_name + ")) [[unlikely]] { " +
+                               save(base + " + 1") + " }",
+                           0);
+      continue;
     }
-    // After part k: unwinding from the callee (site 2k+1), or, while parts
-    // after the next one have not started, from here (site 2k+2).
-    bool has_work = k + 3 <= n;
-    std::string site = has_work ? "_tlz == 1 ? " + std::to_string(2 * k + 1) + " : " + std::to_string(2 * k + 2)
-                                : std::to_string(2 * k + 1);
-    std::string check = std::string("tascell::detail::lazy_check(") + ctx_name + ", " + (has_work ? "true" : "false") + ")";
-    l.edits.insert_close(l.src.end_of_stmt(p.stmt),
-                         std::string(" if (") + (has_work ? "int _tlz = " : "") + check +
-                             ") [[unlikely]] { tascell::detail::lazy_save(" + ctx_name + ", " + site + names + "); " +
-                             ret + " }",
-                         d.depth);
+    const dowork_site& d = *pt.dowork;
+    l.erase_marker(d.marker, d.depth);
+    const auto* body = llvm::cast<CompoundStmt>(d.body);
+    l.edits.replace(l.src.offset(body->getLBracLoc()), 1,
+                    std::string("{ if (tascell::detail::lazy_poll(") + ctx_name + ")) [[unlikely]] { " + save(base) +
+                        " }",
+                    d.depth);
+    const std::size_t n = pt.parts.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      const lazy_function::part& p = pt.parts[k];
+      if (p.direct) direct_call(p.call, d.depth + 1);
+      // After part k: unwinding from the callee (site 2k+1), or, while parts
+      // after the next one have not started, from here (site 2k+2).
+      bool has_work = k + 3 <= n;
+      std::string in_part = base + " + " + std::to_string(2 * k + 1);
+      std::string site = has_work ? "(_tlz == 1 ? " + in_part + " : " + base + " + " + std::to_string(2 * k + 2) + ")"
+                                  : in_part;
+      std::string check =
+          std::string("tascell::detail::lazy_check(") + ctx_name + ", " + (has_work ? "true" : "false") + ")";
+      l.edits.insert_close(l.src.end_of_stmt(p.stmt),
+                           std::string(" if (") + (has_work ? "int _tlz = " : "") + check + ") [[unlikely]] { " +
+                               save(site) + " }",
+                           d.depth);
+    }
   }
 }
 

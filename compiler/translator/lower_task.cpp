@@ -39,6 +39,20 @@ namespace {
 // member functions, variadic functions and functions with default arguments
 // are left as they are.
 //
+// The prototypes of a lazy function's fast body and resume function (with
+// the body's unless the body itself follows), so that other lazy functions
+// can call them directly.
+std::string lazy_prototypes(const lowering& l, const clang::FunctionDecl* d, bool with_body) {
+  clang::PrintingPolicy pp(l.src.ast().getLangOpts());
+  pp.SuppressTagKeyword = true;
+  pp.Bool = true;
+  std::string ret = d->getReturnType().getAsString(pp), name = d->getNameAsString(), types = "tascell::ctx";
+  for (const clang::ParmVarDecl* p : d->parameters()) types += ", " + p->getType().getAsString(pp);
+  std::string s;
+  if (with_body) s += "static inline " + ret + " " + name + "__tascell_body(" + types + "); ";
+  return s + "static " + ret + " " + name + "__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); ";
+}
+
 // A lazy function (lower_lazy.cpp) has a resume function too, declared with
 // the prototype and defined after the entry, and its entry is the bottom of
 // its unwindings: when the body returns unwinding, it rebuilds the frames.
@@ -69,7 +83,7 @@ void inline_body(lowering& l, const clang::FunctionDecl* d, const lazy_function*
   std::size_t start = l.src.offset(d->getOuterLocStart());
   std::string resume = name + "__tascell_resume";
   std::string protos = linkage + ret + " " + name + "(" + types + "); ";
-  if (lazy) protos += "static " + ret + " " + resume + "(tascell::ctx, tascell::detail::lazy_records&); ";
+  if (lazy) protos += lazy_prototypes(l, d, false);
   l.edits.insert_open(start, protos + (is_static ? "inline " : "static inline "), 0);
   std::size_t name_at = l.src.offset(d->getLocation());
   l.edits.replace(name_at, name.size(), body, 0);
@@ -121,7 +135,14 @@ void lower_task_function(lowering& l, const task_function& f, const lazy_functio
   param.append(ctx_name);
   if (f.decl->getNumParams() > 0) param.append(", ");
   l.edits.insert_open(at, param, 0);
-  if (f.decl->doesThisDeclarationHaveABody()) inline_body(l, f.decl, lazy);
+  if (f.decl->doesThisDeclarationHaveABody()) {
+    inline_body(l, f.decl, lazy);
+  } else if (lazy && l.src.in_this_file(f.decl->getLocation()) && f.decl->getLexicalDeclContext()->isFileContext()) {
+    // A prototype: the fast body and the resume function are declared with
+    // it, so a lazy caller before the definition calls them directly.
+    std::size_t semi = l.src.find_next(l.src.end_of_token(f.decl->getEndLoc()), ';');
+    if (semi != std::string_view::npos) l.edits.insert_close(semi + 1, " " + lazy_prototypes(l, f.decl, true), 0);
+  }
 }
 
 void lower_task_call(lowering& l, const task_call& c) {

@@ -229,16 +229,14 @@ std::string translate_unit(clang::ASTUnit& ast, const unit& u, const std::vector
   lazy_plan lazy = opts.eager ? lazy_plan{} : plan_lazy(l, found);
   for (auto& s : found.shareds) lower_shared(l, s);
   for (const auto& t : found.tasks) {
-    auto it = lazy.find(t.decl);
+    auto it = lazy.find(t.decl->getDefinition());
     lower_task_function(l, t, it == lazy.end() ? nullptr : &it->second);
   }
+  for (const auto& [fn, f] : lazy) lower_lazy_function(l, f);
   for (const auto& c : found.calls) lower_task_call(l, c);
   for (const auto& c : found.runtime_calls) lower_runtime_call(l, c, found);
-  for (const auto& d : found.doworks) {
-    auto it = lazy.find(d.function);
-    if (it != lazy.end() && it->second.dowork == &d) lower_lazy_dowork(l, it->second);
-    else lower_dowork(l, d, found);
-  }
+  for (const auto& d : found.doworks)
+    if (!lazy.count(d.function)) lower_dowork(l, d, found);
   for (const auto& w : found.winds) lower_wind(l, w, found);
 
   // An #include of a translated header names its translation. With

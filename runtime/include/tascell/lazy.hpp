@@ -21,8 +21,11 @@
 // it was in, and so on up to the frame that polled. The rebuilt frames stay
 // eager until they return; new calls are lazy again.
 //
-// Places (sites) in a lazy @dowork of N parts: 2k is "before part k" (its
-// parts k.. not started), 2k+1 is "in part k" (its callee is unwinding).
+// Places (sites): resume point j of a function (a @dowork or a call
+// statement of another lazy function, lower_lazy.cpp) in the high bits
+// (j << 16), and in a @dowork of N parts, 2k is "before part k" (its parts
+// k.. not started), 2k+1 is "in part k" (its callee is unwinding); in a call
+// statement, 1.
 #pragma once
 
 #include <cstdint>
@@ -83,6 +86,14 @@ TASCELL_NOINLINE void lazy_save(ctx c, int site, T... v) {
   ((std::memcpy(p, &v, sizeof(T)), p += sizeof(T)), ...);
   const lazy_trailer t{static_cast<std::uint32_t>(site), static_cast<std::uint32_t>(size)};
   std::memcpy(p, &t, sizeof t);
+}
+
+// The site of the oldest frame left in r (its resume function's case).
+inline int lazy_site(const lazy_records& r) {
+  lazy_trailer t{};
+  if (r.bytes.size() < sizeof t) lazy_corrupt(sizeof t, r.bytes.size());
+  std::memcpy(&t, r.bytes.data() + r.bytes.size() - sizeof t, sizeof t);
+  return static_cast<int>(t.site);
 }
 
 // Restores the oldest frame left in r into v...; returns its site.

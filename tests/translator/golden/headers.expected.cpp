@@ -10,12 +10,14 @@
   if (depth == 0) return 1;
   long a = 0, b = 0;
           { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0, depth, a, b); return {}; }
-    a = leaves__tascell_body(_tc, depth - 1); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 1, depth, a, b); return {}; }
-    b = leaves__tascell_body(_tc, depth - 1); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 3, depth, a, b); return {}; }
+    a = leaves__tascell_body(_tc, depth - 1); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0 + 1, depth, a, b); return {}; }
+    b = leaves__tascell_body(_tc, depth - 1); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0 + 3, depth, a, b); return {}; }
   }
   return a + b;
 } long leaves(tascell::ctx _tc, int _tp0) { long _tr = leaves__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &leaves__tascell_resume); return _tr; }
-static long leaves__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) { int depth{}; long a{}; long b{}; const int _tsite = tascell::detail::lazy_restore(_trec, depth, a, b); auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+static long leaves__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
+switch (tascell::detail::lazy_site(_trec) >> 16) {
+case 0: { int depth{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, depth, a, b) & 0xffff; auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
 #line 10 "headers.tcpp"
 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = leaves(_tc, depth - 1); }, 
@@ -36,6 +38,9 @@ default: if (_tsite % 2 != 0) tascell::detail::lazy_corrupt(0, 1); _tgo(_tsite /
 
   return a + b;
 
+}
+}
+tascell::detail::lazy_corrupt(0, 2);
 }
 #line 15 "headers.tcpp"
 

@@ -9,12 +9,14 @@
   if (n < 2) return n;
   long a = 0, b = 0;
           { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0, n, a, b); return {}; }
-    a = fib__tascell_body(_tc, n - 1); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 1, n, a, b); return {}; }
-    b = fib__tascell_body(_tc, n - 2); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 3, n, a, b); return {}; }
+    a = fib__tascell_body(_tc, n - 1); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0 + 1, n, a, b); return {}; }
+    b = fib__tascell_body(_tc, n - 2); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0 + 3, n, a, b); return {}; }
   }
   return a + b;
 } long fib(tascell::ctx _tc, int _tp0) { long _tr = fib__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &fib__tascell_resume); return _tr; }
-static long fib__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) { int n{}; long a{}; long b{}; const int _tsite = tascell::detail::lazy_restore(_trec, n, a, b); auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+static long fib__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
+switch (tascell::detail::lazy_site(_trec) >> 16) {
+case 0: { int n{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, n, a, b) & 0xffff; auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
 #line 9 "lazy.tcpp"
 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = fib(_tc, n - 1); }, 
@@ -35,6 +37,9 @@ default: if (_tsite % 2 != 0) tascell::detail::lazy_corrupt(0, 1); _tgo(_tsite /
 
   return a + b;
 
+}
+}
+tascell::detail::lazy_corrupt(0, 2);
 }
 #line 14 "lazy.tcpp"
 
@@ -101,3 +106,108 @@ default: if (_tsite % 2 != 0) tascell::detail::lazy_corrupt(0, 1); _tgo(_tsite /
   );
   return a + b;
 } long more(tascell::ctx _tc, int _tp0) { return more__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }
+
+// Lazy too: call statements of lazy functions are resume points, also
+// before the callee's definition (its prototype declares its fast body and
+// resume function), and a function may have several @dowork statements.
+      void halve([[maybe_unused]] tascell::ctx _tc, double* a, long n); static inline void halve__tascell_body(tascell::ctx, double *, long); static void halve__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); 
+      void both(tascell::ctx, double *, long); static void both__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); static inline void both__tascell_body([[maybe_unused]] tascell::ctx _tc, double* a, long n) {
+  halve__tascell_body(_tc, a, n / 2); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0 + 1, a, n); return; }
+  halve__tascell_body(_tc, a + n / 2, n - n / 2); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 65536 + 1, a, n); return; }
+} void both(tascell::ctx _tc, double *_tp0, long _tp1) { both__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] tascell::detail::lazy_bottom(_tc, &both__tascell_resume); }
+static void both__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
+switch (tascell::detail::lazy_site(_trec) >> 16) {
+case 0: { double * a{}; long n{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, a, n) & 0xffff;
+#line 84 "lazy.tcpp"
+halve__tascell_resume(_tc, _trec);
+
+#line 84 "lazy.tcpp"
+
+  halve(_tc, a + n / 2, n - n / 2);
+
+return;
+}
+case 1: { double * a{}; long n{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, a, n) & 0xffff;
+#line 85 "lazy.tcpp"
+halve__tascell_resume(_tc, _trec);
+
+#line 85 "lazy.tcpp"
+
+
+return;
+}
+}
+tascell::detail::lazy_corrupt(0, 2);
+}
+#line 86 "lazy.tcpp"
+
+      void halve(tascell::ctx, double *, long); static void halve__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); static inline void halve__tascell_body([[maybe_unused]] tascell::ctx _tc, double* a, long n) {
+  if (n == 1) {
+    a[0] *= 0.5;
+    return;
+  }
+  const long h = n / 2;
+                    { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0, a, n, h); return; }
+    halve__tascell_body(_tc, a, h); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0 + 1, a, n, h); return; }
+    halve__tascell_body(_tc, a + h, n - h); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0 + 3, a, n, h); return; }
+  }
+                    { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 65536, a, n, h); return; }
+    halve__tascell_body(_tc, a, h); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 65536 + 1, a, n, h); return; }
+    halve__tascell_body(_tc, a + h, n - h); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 65536 + 3, a, n, h); return; }
+  }
+} void halve(tascell::ctx _tc, double *_tp0, long _tp1) { halve__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] tascell::detail::lazy_bottom(_tc, &halve__tascell_resume); }
+static void halve__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
+switch (tascell::detail::lazy_site(_trec) >> 16) {
+case 0: { double * a{}; long n{}; long h{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, a, n, h) & 0xffff; auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+#line 93 "lazy.tcpp"
+
+    [&]([[maybe_unused]] tascell::ctx _tc) { halve(_tc, a, h); }, 
+    tascell::part(tascell::shared(a), tascell::in(h), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, double * a, const long& h, const long& n) { halve(_tc, a + h, n - h); })
+  ); };
+switch (_tsite) {
+case 1: _tgo(0, [&]([[maybe_unused]] tascell::ctx _tc) {
+#line 94 "lazy.tcpp"
+halve__tascell_resume(_tc, _trec);
+}); break;
+case 3: _tgo(1, [&]([[maybe_unused]] tascell::ctx _tc) {
+#line 95 "lazy.tcpp"
+halve__tascell_resume(_tc, _trec);
+}); break;
+default: if (_tsite % 2 != 0) tascell::detail::lazy_corrupt(0, 1); _tgo(_tsite / 2, nullptr); break;
+}
+#line 96 "lazy.tcpp"
+
+                    tascell::dowork(_tc, 
+    [&]([[maybe_unused]] tascell::ctx _tc) { halve(_tc, a, h); }, 
+    tascell::part(tascell::shared(a), tascell::in(h), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, double * a, const long& h, const long& n) { halve(_tc, a + h, n - h); })
+  );
+
+return;
+}
+case 1: { double * a{}; long n{}; long h{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, a, n, h) & 0xffff; auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+#line 97 "lazy.tcpp"
+
+    [&]([[maybe_unused]] tascell::ctx _tc) { halve(_tc, a, h); }, 
+    tascell::part(tascell::shared(a), tascell::in(h), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, double * a, const long& h, const long& n) { halve(_tc, a + h, n - h); })
+  ); };
+switch (_tsite) {
+case 1: _tgo(0, [&]([[maybe_unused]] tascell::ctx _tc) {
+#line 98 "lazy.tcpp"
+halve__tascell_resume(_tc, _trec);
+}); break;
+case 3: _tgo(1, [&]([[maybe_unused]] tascell::ctx _tc) {
+#line 99 "lazy.tcpp"
+halve__tascell_resume(_tc, _trec);
+}); break;
+default: if (_tsite % 2 != 0) tascell::detail::lazy_corrupt(0, 1); _tgo(_tsite / 2, nullptr); break;
+}
+#line 100 "lazy.tcpp"
+
+
+return;
+}
+}
+tascell::detail::lazy_corrupt(0, 2);
+}
+#line 101 "lazy.tcpp"
+

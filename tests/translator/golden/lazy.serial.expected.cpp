@@ -109,3 +109,27 @@ template <class T, class U> inline bool tascell_serial_improve_max(T& best, cons
   }
   return a + b;
 }
+
+// Lazy too: call statements of lazy functions are resume points, also
+// before the callee's definition (its prototype declares its fast body and
+// resume function), and a function may have several @dowork statements.
+      void halve(double* a, long n);
+      void both(double* a, long n) {
+  halve(a, n / 2);
+  halve(a + n / 2, n - n / 2);
+}
+      void halve(double* a, long n) {
+  if (n == 1) {
+    a[0] *= 0.5;
+    return;
+  }
+  const long h = n / 2;
+                    {
+    halve(a, h);
+    halve(a + h, n - h);
+  }
+                    {
+    halve(a, h);
+    halve(a + h, n - h);
+  }
+}

@@ -7,12 +7,14 @@
   if (n <= 0) return 0;
   long a = 0, b = 0;
           { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0, n, a, b); return {}; }
-    a = down__tascell_body(_tc, n - 1); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 1, n, a, b); return {}; }
-    b = down__tascell_body(_tc, n - 2); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 3, n, a, b); return {}; }
+    a = down__tascell_body(_tc, n - 1); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0 + 1, n, a, b); return {}; }
+    b = down__tascell_body(_tc, n - 2); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0 + 3, n, a, b); return {}; }
   }
   return a + b + 1;
 } static long down(tascell::ctx _tc, int _tp0) { long _tr = down__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &down__tascell_resume); return _tr; }
-static long down__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) { int n{}; long a{}; long b{}; const int _tsite = tascell::detail::lazy_restore(_trec, n, a, b); auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+static long down__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
+switch (tascell::detail::lazy_site(_trec) >> 16) {
+case 0: { int n{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, n, a, b) & 0xffff; auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
 #line 7 "linkage.tcpp"
 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = down(_tc, n - 1); }, 
@@ -33,6 +35,9 @@ default: if (_tsite % 2 != 0) tascell::detail::lazy_corrupt(0, 1); _tgo(_tsite /
 
   return a + b + 1;
 
+}
+}
+tascell::detail::lazy_corrupt(0, 2);
 }
 #line 12 "linkage.tcpp"
 

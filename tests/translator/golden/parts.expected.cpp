@@ -5,12 +5,14 @@
   if (n < 2) return n;
   long a = 0, b = 0;
           { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0, n, a, b); return {}; }
-    a = fib__tascell_body(_tc, n - 1); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 1, n, a, b); return {}; }
-    b = fib__tascell_body(_tc, n - 2); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 3, n, a, b); return {}; }
+    a = fib__tascell_body(_tc, n - 1); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0 + 1, n, a, b); return {}; }
+    b = fib__tascell_body(_tc, n - 2); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0 + 3, n, a, b); return {}; }
   }
   return a + b;
 } long fib(tascell::ctx _tc, int _tp0) { long _tr = fib__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &fib__tascell_resume); return _tr; }
-static long fib__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) { int n{}; long a{}; long b{}; const int _tsite = tascell::detail::lazy_restore(_trec, n, a, b); auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+static long fib__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
+switch (tascell::detail::lazy_site(_trec) >> 16) {
+case 0: { int n{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, n, a, b) & 0xffff; auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
 #line 5 "parts.tcpp"
 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = fib(_tc, n - 1); }, 
@@ -31,6 +33,9 @@ default: if (_tsite % 2 != 0) tascell::detail::lazy_corrupt(0, 1); _tgo(_tsite /
 
   return a + b;
 
+}
+}
+tascell::detail::lazy_corrupt(0, 2);
 }
 #line 10 "parts.tcpp"
 
