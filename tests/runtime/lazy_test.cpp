@@ -4,7 +4,10 @@
 // its sequential sum, whatever the worker count of this run.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 
 #include <tascell/tascell.hpp>
 
@@ -25,10 +28,17 @@ std::int64_t tri(ctx c, std::int64_t lo, std::int64_t n) {
   return r;
 }
 
+// The index whose leaf throws (ExceptionsPassLazyFrames), or -1.
+std::atomic<std::int64_t> throwing_leaf{-1};
+
 // The sum of lo .. lo+n-1, in three parts: sites 0/2/4 before part 0/1/2,
 // 1/3/5 in it.
 std::int64_t tri_body(ctx c, std::int64_t lo, std::int64_t n) {
-  if (n < 3) return n == 0 ? 0 : n == 1 ? lo : 2 * lo + 1;
+  if (n < 3) {
+    const std::int64_t bad = throwing_leaf.load(std::memory_order_relaxed);
+    if (bad >= lo && bad < lo + n) throw std::runtime_error("leaf " + std::to_string(bad));
+    return n == 0 ? 0 : n == 1 ? lo : 2 * lo + 1;
+  }
   std::int64_t q = n / 3, a = 0, b = 0, d = 0;
   {
     if (tascell::detail::lazy_poll(c)) [[unlikely]] {
@@ -110,4 +120,23 @@ TEST(MultiWorkerLazy, RequestsUnwindAndPiecesTravel) {
   EXPECT_GT(unwinds, 0);
   EXPECT_GE(frames, unwinds);  // every unwinding saves at least the frame that polled
   EXPECT_GT(given, 0);
+}
+
+// An exception thrown below lazy frames passes them (they hold no pieces),
+// and through the rebuilt eager ones, to the root call; the records of an
+// unwinding it interrupts go with it: the next root calls are right.
+TEST(Lazy, ExceptionsPassLazyFrames) {
+  for (int rep = 0; rep < 20; ++rep) {
+    const std::int64_t n = 200000 + rep;
+    throwing_leaf = 3 * (n / 7) + rep;
+    bool threw = false;
+    try {
+      tascell::root([&](ctx c) { return tri(c, 0, n); });
+    } catch (const std::runtime_error& e) {
+      threw = std::string(e.what()).rfind("leaf ", 0) == 0;
+    }
+    throwing_leaf = -1;
+    EXPECT_TRUE(threw) << "rep " << rep;
+    EXPECT_EQ(tascell::root([&](ctx c) { return tri(c, 0, n); }), sum_to(n)) << "rep " << rep;
+  }
 }
