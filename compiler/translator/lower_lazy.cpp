@@ -5,25 +5,26 @@
 // A function is lazy when its frame can be saved and rebuilt from scalars
 // alone (docs/language.md "Lazy spawn points"):
 //   - a plain function (not a template, member, variadic, main, inline, or
-//     with default arguments) whose scalar parameters are never bound to a
-//     reference or have their address taken;
-//   - exactly one @dowork, without if() or priority() (whose other clauses
-//     the resume function's eager @dowork keeps), of two or more parts,
-//     written at the top level of the function's body; no @wind, no runtime call, no
-//     lambda, label or goto, no local static or local type;
-//   - every part is `f(args);`, `x = f(args);` or `x op= f(args);` with f a
-//     @task function of this file that cannot cancel the @dowork it runs
-//     under (cancel_free), x a saved variable, and no @task call in args;
-//   - @task calls before or after the @dowork go through the callee's
-//     external entry (no unwinding passes them);
-//   - the variables in scope at the @dowork (parameters and the top-level
-//     locals declared before it: the saved ones) are scalars whose address
-//     is never taken, and so is the return type (or void).
-// Every other @task function keeps eager spawn points. A part's call is
-// direct (the callee's fast body, unwinding through it) when the callee is
-// this function or a lazy one defined before it; otherwise it goes through
-// the callee's external entry, which is the bottom of the callee's own
-// unwindings.
+//     with default arguments) with scalar parameters and a scalar (or void)
+//     return type;
+//   - its @dowork statements are top-level statements of its body, without
+//     priority() (the other clauses the resume function's eager @dowork
+//     keeps), of two or more parts, each `f(args);`, `x = f(args);` or
+//     `x op= f(args);` with f a @task function of this file that cannot
+//     reach cancel() (cancel_free), x a saved variable, and no @task call
+//     in args;
+//   - no @wind, runtime call, lambda, label, goto, local static or local
+//     type;
+//   - the variables in scope at its resume points (parameters and the
+//     top-level locals declared before them: the saved ones) are scalars
+//     whose address is never taken;
+//   - it has a @dowork, or a top-level call statement of a lazy function
+//     declared before it (the other resume point; a least fixpoint).
+// Every other @task function keeps eager spawn points. A call is direct
+// (the callee's fast body, unwinding through it) when the callee is lazy,
+// named without qualifier, and declared before the call in this file;
+// other @task calls go through the callee's external entry, which is the
+// bottom of the callee's own unwindings.
 #include <cctype>
 #include <map>
 #include <set>
@@ -157,10 +158,10 @@ std::set<const FunctionDecl*> cancel_free(const lowering& l, const constructs& a
   return free;
 }
 
-// Whether the clause list names `what(...)`: if() and priority() decide how
-// the @dowork makes work available, which a lazy one does not (its other
-// clauses say how a piece sees the frame: the resume function's eager
-// @dowork keeps them).
+// Whether the clause list names `what(...)`. priority() decides which point
+// gives first, and a lazy @dowork has no point to rank (the other clauses
+// say how a piece sees the frame, and the resume function's eager @dowork
+// keeps them; if() is evaluated where the @dowork starts).
 bool has_clause(const std::string& text, const std::string& what) {
   auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
@@ -194,7 +195,7 @@ bool lazy_dowork(const lowering& l, const dowork_site& d, const constructs& all,
                  std::vector<lazy_function::part>& parts) {
   const auto* body = llvm::dyn_cast<CompoundStmt>(d.body);
   if (!body || body->size() < 2 || d.depth != 0) return false;
-  if (has_clause(d.marker.clauses, "if") || has_clause(d.marker.clauses, "priority")) return false;
+  if (has_clause(d.marker.clauses, "priority")) return false;
   std::set<const CallExpr*> part_calls;
   for (const Stmt* s : body->body()) {
     const CallExpr* call = part_call(s, saved);
@@ -461,6 +462,9 @@ void lower_lazy_function(lowering& l, const lazy_function& f) {
     const dowork_site& d = *pt.dowork;
     l.erase_marker(d.marker, d.depth);
     const auto* body = llvm::cast<CompoundStmt>(d.body);
+    // if(cond) needs nothing here: a lazy @dowork writes no point either
+    // way. It is evaluated when the frame is rebuilt (the eager @dowork's
+    // when(), dowork_resume): when false, the rest runs as plain code.
     l.edits.replace(l.src.offset(body->getLBracLoc()), 1,
                     std::string("{ if (tascell::detail::lazy_poll(") + ctx_name + ")) [[unlikely]] { " + save(base) +
                         " }",
@@ -469,17 +473,13 @@ void lower_lazy_function(lowering& l, const lazy_function& f) {
     for (std::size_t k = 0; k < n; ++k) {
       const lazy_function::part& p = pt.parts[k];
       if (p.direct) direct_call(p.call, d.depth + 1);
-      // After part k: unwinding from the callee (site 2k+1), or, while parts
-      // after the next one have not started, from here (site 2k+2).
-      bool has_work = k + 3 <= n;
-      std::string in_part = base + " + " + std::to_string(2 * k + 1);
-      std::string site = has_work ? "(_tlz == 1 ? " + in_part + " : " + base + " + " + std::to_string(2 * k + 2) + ")"
-                                  : in_part;
-      std::string check =
-          std::string("tascell::detail::lazy_check(") + ctx_name + ", " + (has_work ? "true" : "false") + ")";
+      // After part k: unwinding from the callee (site 2k+1), or from here
+      // (site 2k+2: parts k+1.. not started; 2N after the last part).
+      std::string site = "(_tlz == 1 ? " + base + " + " + std::to_string(2 * k + 1) + " : " + base + " + " +
+                         std::to_string(2 * k + 2) + ")";
       l.edits.insert_close(l.src.end_of_stmt(p.stmt),
-                           std::string(" if (") + (has_work ? "int _tlz = " : "") + check + ") [[unlikely]] { " +
-                               save(site) + " }",
+                           std::string(" if (int _tlz = tascell::detail::lazy_check(") + ctx_name +
+                               ")) [[unlikely]] { " + save(site) + " }",
                            d.depth);
     }
   }

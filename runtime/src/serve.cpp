@@ -336,9 +336,9 @@ bool lazy_may_serve(ctx c, const worker_impl* r) {
   return mine;
 }
 
-// Answers the pending request, if any. With `lazy` (a lazy @dowork with
-// work to give polls), a request no eager point can serve is left pending
-// and the result is true: the frames unwind, and the rebuilt oldest one
+// Answers the pending request, if any. With `lazy` (a lazy function
+// polls), a request no eager point can serve is left pending and the
+// result is true: the frames unwind, and the rebuilt oldest one with work
 // serves it (lazy.hpp).
 bool answer_request(worker_impl* w, ctx c, bool refuse, bool lazy = false) {
   worker_impl* r = w->requester.load(std::memory_order_acquire);
@@ -434,9 +434,9 @@ void run_ready_fiber(worker_impl* w, ctx c) {
 
 void serve_impl(ctx c, bool may_unwind) { serve_or_unwind(c, may_unwind, false); }
 
-bool lazy_serve(ctx c, bool has_work) {
+bool lazy_serve(ctx c) {
   worker_impl* w = impl(c);
-  if (serve_or_unwind(c, true, has_work)) {
+  if (serve_or_unwind(c, true, true)) {
     // The request stays pending; `attention` stays set, so every lazy frame
     // on the way down sees the unwinding at its check, and the rebuilt
     // oldest frame's poll serves the request.
@@ -449,9 +449,9 @@ bool lazy_serve(ctx c, bool has_work) {
   return false;
 }
 
-int lazy_after(ctx c, bool has_work) {
+int lazy_after(ctx c) {
   if (impl(c)->lazy_unwinding) return 1;
-  return lazy_serve(c, has_work) ? 2 : 0;
+  return lazy_serve(c) ? 2 : 0;
 }
 
 void serve(ctx c) {

@@ -31,8 +31,8 @@ std::int64_t tri(ctx c, std::int64_t lo, std::int64_t n) {
 // The index whose leaf throws (ExceptionsPassLazyFrames), or -1.
 std::atomic<std::int64_t> throwing_leaf{-1};
 
-// The sum of lo .. lo+n-1, in three parts: sites 0/2/4 before part 0/1/2,
-// 1/3/5 in it.
+// The sum of lo .. lo+n-1, in three parts: sites 0/2/4 before part 0/1/2
+// (6: after part 2), 1/3/5 in it.
 std::int64_t tri_body(ctx c, std::int64_t lo, std::int64_t n) {
   if (n < 3) {
     const std::int64_t bad = throwing_leaf.load(std::memory_order_relaxed);
@@ -46,18 +46,18 @@ std::int64_t tri_body(ctx c, std::int64_t lo, std::int64_t n) {
       return {};
     }
     a = tri_body(c, lo, q);
-    if (int k = tascell::detail::lazy_check(c, true)) [[unlikely]] {
+    if (int k = tascell::detail::lazy_check(c)) [[unlikely]] {
       tascell::detail::lazy_save(c, k == 1 ? 1 : 2, lo, n, q, a, b, d);
       return {};
     }
     b = tri_body(c, lo + q, q);
-    if (tascell::detail::lazy_check(c, false)) [[unlikely]] {
-      tascell::detail::lazy_save(c, 3, lo, n, q, a, b, d);
+    if (int k = tascell::detail::lazy_check(c)) [[unlikely]] {
+      tascell::detail::lazy_save(c, k == 1 ? 3 : 4, lo, n, q, a, b, d);
       return {};
     }
     d = tri_body(c, lo + 2 * q, n - 2 * q);
-    if (tascell::detail::lazy_check(c, false)) [[unlikely]] {
-      tascell::detail::lazy_save(c, 5, lo, n, q, a, b, d);
+    if (int k = tascell::detail::lazy_check(c)) [[unlikely]] {
+      tascell::detail::lazy_save(c, k == 1 ? 5 : 6, lo, n, q, a, b, d);
       return {};
     }
   }

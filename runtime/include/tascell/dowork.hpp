@@ -472,8 +472,14 @@ struct parts_site {
   // A lazy frame rebuilt (lazy.hpp): the owner is in part `start` (first(c)
   // runs or finishes it) and parts start+1.. have not started. Without work
   // left to give there is no point.
+  // With if(false) (`when`), the rest runs as plain code, as exec_serial.
   template <class First>
-  static void resume(ctx c, const Common& co, const parts_t& ps, std::int64_t start, First&& first) {
+  static void resume(ctx c, bool when, const Common& co, const parts_t& ps, std::int64_t start, First&& first) {
+    if (!when) {
+      first(c);
+      for (std::int64_t k = start + 1; k < N; ++k) call_owner_at(k, ps, co, c);
+      return;
+    }
     if (start >= N - 1) {
       first(finished(c));
       return;
@@ -803,20 +809,31 @@ template <class Common, class... P> struct parts_site_of<Common, std::tuple<P...
 // k+1.. can be given away, from a point of the same kind as the @dowork's.
 template <class First, class... A>
 void dowork_resume(ctx c, std::int64_t k, First&& first, A&&... a) {
+  bool when = true;
   auto go = [&](const auto& co, auto ps) {
     using site = typename parts_site_of<std::remove_cvref_t<decltype(co)>, decltype(ps)>::type;
     if constexpr (std::is_null_pointer_v<std::remove_cvref_t<First>>)
-      site::resume(c, co, ps, k, [&](ctx in) { site::call_owner_at(k, ps, co, in); });
+      site::resume(c, when, co, ps, k, [&](ctx in) { site::call_owner_at(k, ps, co, in); });
     else
-      site::resume(c, co, ps, k, first);
+      site::resume(c, when, co, ps, k, first);
   };
-  auto all = std::forward_as_tuple(std::forward<A>(a)...);
-  using first_t = std::remove_cvref_t<std::tuple_element_t<0, std::tuple<A...>>>;
-  if constexpr (is_common<first_t>::value) {
-    std::apply([&](const auto& co, auto&&... rest) { go(co, std::make_tuple(to_part(rest)...)); }, all);
-  } else {
-    std::apply([&](auto&&... parts) { go(common_t<>{}, std::make_tuple(to_part(parts)...)); }, all);
-  }
+  auto parts = [&](auto&& head, auto&&... rest) {
+    if constexpr (is_common<std::remove_cvref_t<decltype(head)>>::value)
+      go(head, std::make_tuple(to_part(rest)...));
+    else
+      go(common_t<>{}, std::make_tuple(to_part(head), to_part(rest)...));
+  };
+  // An if() clause (tascell::when) first; priority() makes no lazy @dowork.
+  auto options_then_parts = [&](auto&& head, auto&&... rest) {
+    if constexpr (is_options<std::remove_cvref_t<decltype(head)>>::value) {
+      static_assert(!has_priority<decltype(head.priority)>, "a lazy @dowork has no priority()");
+      when = head.when;
+      parts(rest...);
+    } else {
+      parts(head, rest...);
+    }
+  };
+  options_then_parts(std::forward<A>(a)...);
 }
 
 // After the options: [common(...),] part0, parts...

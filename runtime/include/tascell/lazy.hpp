@@ -24,8 +24,8 @@
 // Places (sites): resume point j of a function (a @dowork or a call
 // statement of another lazy function, lower_lazy.cpp) in the high bits
 // (j << 16), and in a @dowork of N parts, 2k is "before part k" (its parts
-// k.. not started), 2k+1 is "in part k" (its callee is unwinding); in a call
-// statement, 1.
+// k.. not started; 2N: all done), 2k+1 is "in part k" (its callee is
+// unwinding); in a call statement, 1.
 #pragma once
 
 #include <cstdint>
@@ -47,14 +47,14 @@ struct lazy_records {
 
 // Slow paths, in the runtime library.
 // A lazy poll found `attention` set: serves it like a poll and returns true
-// when the frames must unwind instead (a request that no eager point can
-// serve, and the calling @dowork has work to give: has_work).
-TASCELL_NOINLINE bool lazy_serve(ctx c, bool has_work);
+// when the frames must unwind instead: a request that no eager point can
+// serve (the lazy frames below may have work; if none has, the request is
+// refused once they are rebuilt, at the next poll).
+TASCELL_NOINLINE bool lazy_serve(ctx c);
 // After a part's call found `attention` set: 1 when the callee is unwinding
-// (the caller saves "in part k"), 2 when this frame starts an unwinding
-// (has_work: parts after the next one have not started; it saves "before
-// part k+1"), 0 to go on.
-TASCELL_NOINLINE int lazy_after(ctx c, bool has_work);
+// (the caller saves "in part k"), 2 when this frame starts an unwinding (it
+// saves "before part k+1"), 0 to go on.
+TASCELL_NOINLINE int lazy_after(ctx c);
 // Room for one record of `bytes` at the top of the worker's records.
 TASCELL_NOINLINE unsigned char* lazy_push(ctx c, std::size_t bytes);
 // The bottom: ends the unwinding and hands its records over.
@@ -63,10 +63,10 @@ TASCELL_NOINLINE lazy_records lazy_take(ctx c);
 
 // The fast path's checks: one relaxed load and a predictable branch.
 TASCELL_INLINE bool lazy_poll(ctx c) {
-  return worker_of(c)->attention.load(std::memory_order_relaxed) != 0 && lazy_serve(c, true);
+  return worker_of(c)->attention.load(std::memory_order_relaxed) != 0 && lazy_serve(c);
 }
-TASCELL_INLINE int lazy_check(ctx c, bool has_work) {
-  return worker_of(c)->attention.load(std::memory_order_relaxed) != 0 ? lazy_after(c, has_work) : 0;
+TASCELL_INLINE int lazy_check(ctx c) {
+  return worker_of(c)->attention.load(std::memory_order_relaxed) != 0 ? lazy_after(c) : 0;
 }
 TASCELL_INLINE bool lazy_unwound(ctx c) { return worker_of(c)->lazy_unwinding; }
 

@@ -9,8 +9,8 @@
   if (n < 2) return n;
   long a = 0, b = 0;
           { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0, n, a, b); return {}; }
-    a = fib__tascell_body(_tc, n - 1); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0 + 1, n, a, b); return {}; }
-    b = fib__tascell_body(_tc, n - 2); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0 + 3, n, a, b); return {}; }
+    a = fib__tascell_body(_tc, n - 1); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), n, a, b); return {}; }
+    b = fib__tascell_body(_tc, n - 2); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 3 : 0 + 4), n, a, b); return {}; }
   }
   return a + b;
 } long fib(tascell::ctx _tc, int _tp0) { long _tr = fib__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &fib__tascell_resume); return _tr; }
@@ -148,12 +148,12 @@ tascell::detail::lazy_corrupt(0, 2);
   }
   const long h = n / 2;
                     { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0, a, n, h); return; }
-    halve__tascell_body(_tc, a, h); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0 + 1, a, n, h); return; }
-    halve__tascell_body(_tc, a + h, n - h); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0 + 3, a, n, h); return; }
+    halve__tascell_body(_tc, a, h); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), a, n, h); return; }
+    halve__tascell_body(_tc, a + h, n - h); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 3 : 0 + 4), a, n, h); return; }
   }
                     { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 65536, a, n, h); return; }
-    halve__tascell_body(_tc, a, h); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 65536 + 1, a, n, h); return; }
-    halve__tascell_body(_tc, a + h, n - h); if (tascell::detail::lazy_check(_tc, false)) [[unlikely]] { tascell::detail::lazy_save(_tc, 65536 + 3, a, n, h); return; }
+    halve__tascell_body(_tc, a, h); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 65536 + 1 : 65536 + 2), a, n, h); return; }
+    halve__tascell_body(_tc, a + h, n - h); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 65536 + 3 : 65536 + 4), a, n, h); return; }
   }
 } void halve(tascell::ctx _tc, double *_tp0, long _tp1) { halve__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] tascell::detail::lazy_bottom(_tc, &halve__tascell_resume); }
 static void halve__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
@@ -210,4 +210,45 @@ return;
 tascell::detail::lazy_corrupt(0, 2);
 }
 #line 101 "lazy.tcpp"
+
+
+// Lazy too: if() is evaluated where the @dowork starts; when it is false
+// the @dowork gives nothing away.
+      long cut(tascell::ctx, int); static long cut__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); static inline long cut__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
+  if (n < 2) return n;
+  long a = 0, b = 0;
+                     { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0, n, a, b); return {}; }
+    a = cut__tascell_body(_tc, n - 1); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), n, a, b); return {}; }
+    b = cut__tascell_body(_tc, n - 2); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 3 : 0 + 4), n, a, b); return {}; }
+  }
+  return a + b;
+} long cut(tascell::ctx _tc, int _tp0) { long _tr = cut__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &cut__tascell_resume); return _tr; }
+static long cut__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
+switch (tascell::detail::lazy_site(_trec) >> 16) {
+case 0: { int n{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, n, a, b) & 0xffff; auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+#line 108 "lazy.tcpp"
+tascell::when(static_cast<bool>(n > 20)), 
+    [&]([[maybe_unused]] tascell::ctx _tc) { a = cut(_tc, n - 1); }, 
+    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& n) { b = cut(_tc, n - 2); })
+  ); };
+switch (_tsite) {
+case 1: _tgo(0, [&]([[maybe_unused]] tascell::ctx _tc) {
+#line 109 "lazy.tcpp"
+a = cut__tascell_resume(_tc, _trec);
+}); break;
+case 3: _tgo(1, [&]([[maybe_unused]] tascell::ctx _tc) {
+#line 110 "lazy.tcpp"
+b = cut__tascell_resume(_tc, _trec);
+}); break;
+default: if (_tsite % 2 != 0) tascell::detail::lazy_corrupt(0, 1); _tgo(_tsite / 2, nullptr); break;
+}
+#line 111 "lazy.tcpp"
+
+  return a + b;
+
+}
+}
+tascell::detail::lazy_corrupt(0, 2);
+}
+#line 113 "lazy.tcpp"
 

@@ -133,3 +133,15 @@ template <class T, class U> inline bool tascell_serial_improve_max(T& best, cons
     halve(a + h, n - h);
   }
 }
+
+// Lazy too: if() is evaluated where the @dowork starts; when it is false
+// the @dowork gives nothing away.
+      long cut(int n) {
+  if (n < 2) return n;
+  long a = 0, b = 0;
+                    { static_cast<void>(sizeof(n > 20));  {
+    a = cut(n - 1);
+    b = cut(n - 2);
+  } }
+  return a + b;
+}
