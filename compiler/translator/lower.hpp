@@ -30,9 +30,14 @@ struct lowering {
   // the lowering emits twice (a lazy function's resume function).
   std::string line_file = "\"\"";
 
+  // How generated code spells types: `bool`, no `struct`/`class` keyword.
+  clang::PrintingPolicy type_policy() const;
   // The type of a captured variable as a piece receives it (references
   // dropped: a reference is captured as a copy of what it refers to).
   std::string value_type(const clang::VarDecl* v) const;
+  // The parameter types of a @task function with the hidden context first:
+  // "tascell::ctx, int, long".
+  std::string param_types(const clang::FunctionDecl* d) const;
   // Blanks the marker's macro call (its newlines stay).
   void erase_marker(const marker_site& m, int depth) const;
   source_pos marker_pos(const marker_site& m) const { return src.pos(m.begin); }

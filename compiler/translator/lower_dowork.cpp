@@ -95,9 +95,7 @@ bool travel(lowering& l, const captured_var& u, const clause_list& cl, bool writ
                    "array '" + name + "' of unknown size is used " + where + ": only arrays of known size are copied");
       return false;
     }
-    clang::PrintingPolicy pp(ctx.getLangOpts());
-    pp.SuppressTagKeyword = true;
-    pp.Bool = true;
+    clang::PrintingPolicy pp = l.type_policy();
     clang::QualType elem = ctx.getBaseElementType(vt);
     if (!written) elem.addConst();
     std::string etype = elem.getAsString(pp);

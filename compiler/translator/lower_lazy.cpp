@@ -25,7 +25,6 @@
 // named without qualifier, and declared before the call in this file;
 // other @task calls go through the callee's external entry, which is the
 // bottom of the callee's own unwindings.
-#include <cctype>
 #include <map>
 #include <set>
 
@@ -158,18 +157,20 @@ std::set<const FunctionDecl*> cancel_free(const lowering& l, const constructs& a
   return free;
 }
 
-// Whether the clause list names `what(...)`. priority() decides which point
-// gives first, and a lazy @dowork has no point to rank (the other clauses
+// Whether a @dowork has a priority() clause: priority decides which point
+// gives first, and a lazy @dowork has no point to rank. (The other clauses
 // say how a piece sees the frame, and the resume function's eager @dowork
-// keeps them; if() is evaluated where the @dowork starts).
-bool has_clause(const std::string& text, const std::string& what) {
-  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
-    if (at > 0 && word(text[at - 1])) continue;
-    std::size_t e = at + what.size();
-    while (e < text.size() && std::isspace(static_cast<unsigned char>(text[e]))) ++e;
-    if (e < text.size() && text[e] == '(') return true;
-  }
+// keeps them; if() is read when a frame is rebuilt.) Errors in the clauses
+// are reported by the eager lowering.
+bool has_priority(const dowork_site& d) {
+  diagnostics discard("", "");
+  return !parse_clauses(d.marker.clauses, d.marker.clauses_at, discard).priority.empty();
+}
+
+// Whether call is a call of a @task function that cannot reach cancel().
+bool cancel_free_call(const CallExpr* call, const constructs& all, const std::set<const FunctionDecl*>& no_cancel) {
+  for (const auto& c : all.calls)
+    if (c.call == call) return no_cancel.count(canonical(call->getDirectCallee())) > 0;
   return false;
 }
 
@@ -195,14 +196,11 @@ bool lazy_dowork(const lowering& l, const dowork_site& d, const constructs& all,
                  std::vector<lazy_function::part>& parts) {
   const auto* body = llvm::dyn_cast<CompoundStmt>(d.body);
   if (!body || body->size() < 2 || d.depth != 0) return false;
-  if (has_clause(d.marker.clauses, "priority")) return false;
+  if (has_priority(d)) return false;
   std::set<const CallExpr*> part_calls;
   for (const Stmt* s : body->body()) {
     const CallExpr* call = part_call(s, saved);
-    if (!call) return false;
-    bool is_task_call = false;
-    for (const auto& c : all.calls) is_task_call |= c.call == call;
-    if (!is_task_call || !no_cancel.count(canonical(call->getDirectCallee()))) return false;
+    if (!call || !cancel_free_call(call, all, no_cancel)) return false;
     part_calls.insert(call);
     parts.push_back({s, call, false});
   }
@@ -247,13 +245,10 @@ bool analyse(const lowering& l, const FunctionDecl* f, const constructs& all,
       pt.dowork = it->second;
       ++top_doworks;
       out.points.push_back(pt);
-    } else if (const CallExpr* call = part_call(s, saved); call && not_scalar.empty()) {
-      bool is_task_call = false;
-      for (const auto& c : all.calls) is_task_call |= c.call == call;
-      if (is_task_call && no_cancel.count(canonical(call->getDirectCallee()))) {
-        pt.call = call;
-        out.points.push_back(pt);
-      }
+    } else if (const CallExpr* call = part_call(s, saved);
+               call && not_scalar.empty() && cancel_free_call(call, all, no_cancel)) {
+      pt.call = call;
+      out.points.push_back(pt);
     }
   }
   // Every @dowork of the function is one of its top-level statements.
@@ -325,11 +320,8 @@ std::string resumed_call(const lowering& l, const Stmt* stmt, const CallExpr* ca
 // rest of the function as eager code. Empty when a @dowork cannot be lowered.
 std::string resume_text(lowering& l, const lazy_function& f, const constructs& all) {
   const std::string name = f.fn->getNameAsString();
-  clang::PrintingPolicy pp(l.src.ast().getLangOpts());
-  pp.SuppressTagKeyword = true;
-  pp.Bool = true;
   const bool is_void = f.fn->getReturnType()->isVoidType();
-  std::string s = "\nstatic " + f.fn->getReturnType().getAsString(pp) + " " + name +
+  std::string s = "\nstatic " + f.fn->getReturnType().getAsString(l.type_policy()) + " " + name +
                   "__tascell_resume([[maybe_unused]] tascell::ctx " + ctx_name +
                   ", [[maybe_unused]] tascell::detail::lazy_records& _trec) {\nswitch (tascell::detail::lazy_site(_trec) >> 16) {";
   std::size_t rbrace = l.src.offset(llvm::cast<CompoundStmt>(f.fn->getBody())->getRBracLoc());
@@ -352,14 +344,17 @@ std::string resume_text(lowering& l, const lazy_function& f, const constructs& a
         s += "\ncase " + std::to_string(2 * k + 1) + ": _tgo(" + std::to_string(k) + ", [&]([[maybe_unused]] tascell::ctx " +
              ctx_name + ") {" + resumed_call(l, pt.parts[k].stmt, pt.parts[k].call) + "}); break;";
       }
-      s += "\ndefault: if (_tsite % 2 != 0) tascell::detail::lazy_corrupt(0, 1); _tgo(_tsite / 2, nullptr); break;\n}";
+      s += "\ndefault: if (_tsite % 2 != 0) tascell::detail::lazy_bad_site(" + std::to_string(j << 16) +
+           " + _tsite); _tgo(_tsite / 2, nullptr); break;\n}";
     } else {
       s += resumed_call(l, pt.stmt, pt.call);
     }
     std::size_t after = l.src.end_of_stmt(pt.stmt);
     s += line_directive(l, after) + lowered(l, after, rbrace, all, true) + (is_void ? "\nreturn;\n}" : "\n}");
   }
-  s += "\n}\ntascell::detail::lazy_corrupt(0, 2);\n}" + line_directive(l, rbrace);
+  // Every case returns (or falls off the end where the function itself does).
+  s += "\ndefault: tascell::detail::lazy_bad_site(tascell::detail::lazy_site(_trec));\n}\n__builtin_unreachable();\n}" +
+       line_directive(l, rbrace);
   return s;
 }
 

@@ -10,11 +10,21 @@
 
 namespace tascell::translator {
 
-std::string lowering::value_type(const clang::VarDecl* v) const {
+clang::PrintingPolicy lowering::type_policy() const {
   clang::PrintingPolicy pp(src.ast().getLangOpts());
   pp.SuppressTagKeyword = true;
   pp.Bool = true;
-  return v->getType().getNonReferenceType().getUnqualifiedType().getAsString(pp);
+  return pp;
+}
+
+std::string lowering::value_type(const clang::VarDecl* v) const {
+  return v->getType().getNonReferenceType().getUnqualifiedType().getAsString(type_policy());
+}
+
+std::string lowering::param_types(const clang::FunctionDecl* d) const {
+  std::string types = "tascell::ctx";
+  for (const clang::ParmVarDecl* p : d->parameters()) types += ", " + p->getType().getAsString(type_policy());
+  return types;
 }
 
 void lowering::erase_marker(const marker_site& m, int depth) const {
@@ -43,13 +53,9 @@ namespace {
 // the body's unless the body itself follows), so that other lazy functions
 // can call them directly.
 std::string lazy_prototypes(const lowering& l, const clang::FunctionDecl* d, bool with_body) {
-  clang::PrintingPolicy pp(l.src.ast().getLangOpts());
-  pp.SuppressTagKeyword = true;
-  pp.Bool = true;
-  std::string ret = d->getReturnType().getAsString(pp), name = d->getNameAsString(), types = "tascell::ctx";
-  for (const clang::ParmVarDecl* p : d->parameters()) types += ", " + p->getType().getAsString(pp);
+  std::string ret = d->getReturnType().getAsString(l.type_policy()), name = d->getNameAsString();
   std::string s;
-  if (with_body) s += "static inline " + ret + " " + name + "__tascell_body(" + types + "); ";
+  if (with_body) s += "static inline " + ret + " " + name + "__tascell_body(" + l.param_types(d) + "); ";
   return s + "static " + ret + " " + name + "__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); ";
 }
 
@@ -62,12 +68,10 @@ void inline_body(lowering& l, const clang::FunctionDecl* d, const lazy_function*
     return;
   for (const clang::ParmVarDecl* p : d->parameters())
     if (p->hasDefaultArg()) return;  // the external prototype would lose it
-  clang::PrintingPolicy pp(l.src.ast().getLangOpts());
-  pp.SuppressTagKeyword = true;
-  pp.Bool = true;
+  clang::PrintingPolicy pp = l.type_policy();
   std::string name = d->getNameAsString(), body = name + "__tascell_body";
   std::string ret = d->getReturnType().getAsString(pp);
-  std::string params = "tascell::ctx " + std::string(ctx_name), args = ctx_name, types = "tascell::ctx";
+  std::string params = "tascell::ctx " + std::string(ctx_name), args = ctx_name, types = l.param_types(d);
   for (unsigned i = 0; i < d->getNumParams(); ++i) {
     std::string p = "_tp" + std::to_string(i);
     std::string decl;
@@ -75,7 +79,6 @@ void inline_body(lowering& l, const clang::FunctionDecl* d, const lazy_function*
     d->getParamDecl(i)->getType().print(os, pp, p);
     params += ", " + os.str();
     args += ", static_cast<decltype(" + p + ")&&>(" + p + ")";
-    types += ", " + d->getParamDecl(i)->getType().getAsString(pp);
   }
   bool is_static = d->getStorageClass() == clang::SC_Static;
   std::string linkage = is_static ? "static " : "";

@@ -35,4 +35,12 @@ void lazy_corrupt(std::size_t want, std::size_t have) {
   std::abort();
 }
 
+void lazy_bad_site(int site) {
+  std::fprintf(stderr,
+               "tascell: internal error: a lazy frame was saved at site %d (resume point %d, place %d), "
+               "which its resume function does not know; was the program built from one translation?\n",
+               site, site >> 16, site & 0xffff);
+  std::abort();
+}
+
 }  // namespace tascell::detail

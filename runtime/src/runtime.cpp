@@ -491,6 +491,12 @@ void runtime::print_stats(const run_stats& r) const {
   stats_header("worker");
   for (std::size_t i = 0; i < r.workers.size(); ++i) stats_row(std::to_string(i).c_str(), r.workers[i]);
   stats_row("total", r.total());
+  // Lazy functions (tascell/lazy.hpp), when any unwound: a line of its own,
+  // as scripts read the table's columns by position.
+  worker_stats t = r.total();
+  if (t.lazy_unwinds > 0)
+    std::fprintf(stderr, "tascell stats: lazy frames: %lld requests made them unwind, %lld frames saved and rebuilt\n",
+                 static_cast<long long>(t.lazy_unwinds), static_cast<long long>(t.lazy_frames));
 }
 
 // Several processes: rank 0 prints a row per process and the sum of all.

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -139,4 +140,54 @@ TEST(Lazy, ExceptionsPassLazyFrames) {
     EXPECT_TRUE(threw) << "rep " << rep;
     EXPECT_EQ(tascell::root([&](ctx c) { return tri(c, 0, n); }), sum_to(n)) << "rep " << rep;
   }
+}
+
+// dowork_resume, what a rebuilt frame runs: the owner is in part k (first
+// finishes it, or with nullptr part k runs as written), parts k+1.. run
+// wherever they are given; parts before k do not run again. With a false
+// when(), the rest runs as plain code.
+TEST(Lazy, DoworkResumeRunsTheRestFromPartK) {
+  for (bool when : {true, false}) {
+    for (std::int64_t k = 0; k < 4; ++k) {
+      for (bool with_first : {true, false}) {
+        std::int64_t r0 = -1, r1 = -1, r2 = -1, r3 = -1, firsts = 0;
+        tascell::root([&](ctx c) {
+          auto go = [&](auto&& first) {
+            tascell::detail::dowork_resume(
+                c, k, first, tascell::when(when), [&](ctx) { r0 = 0; },
+                tascell::part(tascell::out(r1), [](ctx, std::int64_t& o) { o = 1; }),
+                tascell::part(tascell::out(r2), [](ctx, std::int64_t& o) { o = 2; }),
+                tascell::part(tascell::out(r3), [](ctx, std::int64_t& o) { o = 3; }));
+          };
+          if (with_first) go([&](ctx) { ++firsts; });
+          else go(nullptr);
+          return 0;
+        });
+        std::int64_t got[4] = {r0, r1, r2, r3};
+        for (std::int64_t i = 0; i < 4; ++i) {
+          std::int64_t want = i < k || (i == k && with_first) ? -1 : i;
+          EXPECT_EQ(got[i], want) << "part " << i << ", k " << k << ", when " << when << ", first " << with_first;
+        }
+        EXPECT_EQ(firsts, with_first ? 1 : 0);
+      }
+    }
+  }
+}
+
+// A record that does not match its resume function, or a site without a
+// case, is an internal error that names what was wrong.
+// (threadsafe: the runtime's worker threads are running when it forks.)
+TEST(LazyDeathTest, MismatchedRecordsAbortWithAMessage) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  tascell::detail::lazy_records r;
+  const std::int32_t saved_site = 5;
+  const std::uint32_t trailer[2] = {static_cast<std::uint32_t>(saved_site), 8};
+  r.bytes.resize(8 + sizeof trailer);
+  std::memcpy(r.bytes.data() + 8, trailer, sizeof trailer);
+  EXPECT_EQ(tascell::detail::lazy_site(r), saved_site);
+  int small = 0;
+  EXPECT_DEATH(tascell::detail::lazy_restore(r, small), "record does not match its function");
+  EXPECT_DEATH(tascell::detail::lazy_bad_site((2 << 16) + 9), "site 131081 \\(resume point 2, place 9\\)");
+  tascell::detail::lazy_records empty;
+  EXPECT_DEATH(tascell::detail::lazy_site(empty), "record does not match");
 }

@@ -802,51 +802,44 @@ template <class Common, class... P> struct parts_site_of<Common, std::tuple<P...
   using type = parts_site<no_priority, Common, P...>;
 };
 
-// A lazy frame rebuilt (lazy.hpp, emitted by the translator's resume
-// functions): dowork_resume(c, k, first, [common(...),] part0, parts...).
-// The owner is in part k: first(ctx) finishes it (the callee's resume), or,
-// with first = nullptr, part k has not started and runs as written. Parts
-// k+1.. can be given away, from a point of the same kind as the @dowork's.
-template <class First, class... A>
-void dowork_resume(ctx c, std::int64_t k, First&& first, A&&... a) {
-  bool when = true;
-  auto go = [&](const auto& co, auto ps) {
-    using site = typename parts_site_of<std::remove_cvref_t<decltype(co)>, decltype(ps)>::type;
-    if constexpr (std::is_null_pointer_v<std::remove_cvref_t<First>>)
-      site::resume(c, when, co, ps, k, [&](ctx in) { site::call_owner_at(k, ps, co, in); });
-    else
-      site::resume(c, when, co, ps, k, first);
-  };
-  auto parts = [&](auto&& head, auto&&... rest) {
-    if constexpr (is_common<std::remove_cvref_t<decltype(head)>>::value)
-      go(head, std::make_tuple(to_part(rest)...));
-    else
-      go(common_t<>{}, std::make_tuple(to_part(head), to_part(rest)...));
-  };
-  // An if() clause (tascell::when) first; priority() makes no lazy @dowork.
-  auto options_then_parts = [&](auto&& head, auto&&... rest) {
-    if constexpr (is_options<std::remove_cvref_t<decltype(head)>>::value) {
-      static_assert(!has_priority<decltype(head.priority)>, "a lazy @dowork has no priority()");
-      when = head.when;
-      parts(rest...);
-    } else {
-      parts(head, rest...);
-    }
-  };
-  options_then_parts(std::forward<A>(a)...);
+// The arguments of a @dowork, [options,] [common(...),] part0, parts...,
+// handed to f(options, common, parts) (dowork, dowork_resume).
+template <class F, class First, class... Rest>
+TASCELL_INLINE void split_parts(F&& f, First&& first, Rest&&... rest) {
+  if constexpr (is_options<std::remove_cvref_t<First>>::value) {
+    static_assert(sizeof...(Rest) >= 1, "dowork: the options must be followed by the parts");
+    [&](auto&& second, auto&&... more) TASCELL_LAMBDA_INLINE {
+      if constexpr (is_common<std::remove_cvref_t<decltype(second)>>::value) {
+        static_assert(sizeof...(more) >= 1, "dowork: common(...) must be followed by the parts");
+        f(first, second, std::make_tuple(to_part(std::forward<decltype(more)>(more))...));
+      } else {
+        f(first, common_t<>{},
+          std::make_tuple(to_part(std::forward<decltype(second)>(second)), to_part(std::forward<decltype(more)>(more))...));
+      }
+    }(std::forward<Rest>(rest)...);
+  } else {
+    split_parts(f, options<>{}, std::forward<First>(first), std::forward<Rest>(rest)...);
+  }
 }
 
-// After the options: [common(...),] part0, parts...
-template <class Prio, class First, class... Rest>
-TASCELL_INLINE void dowork_with(ctx c, const options<Prio>& o, First&& first, Rest&&... rest) {
-  if constexpr (is_common<std::remove_cvref_t<First>>::value) {
-    static_assert(sizeof...(Rest) >= 1, "dowork: common(...) must be followed by the parts");
-    auto ps = std::make_tuple(to_part(std::forward<Rest>(rest))...);
-    dowork_parts(c, o, first, ps);
-  } else {
-    auto ps = std::make_tuple(to_part(std::forward<First>(first)), to_part(std::forward<Rest>(rest))...);
-    dowork_parts(c, o, common_t<>{}, ps);
-  }
+// A lazy frame rebuilt (lazy.hpp, emitted by the translator's resume
+// functions): dowork_resume(c, k, first, [when(cond),] [common(...),]
+// part0, parts...). The owner is in part k: first(ctx) finishes it (the
+// callee's resume), or, with first = nullptr, part k has not started and
+// runs as written. Parts k+1.. can be given away, from a point of the same
+// kind as the @dowork's; with a false when(), the rest runs as plain code.
+template <class First, class... A>
+void dowork_resume(ctx c, std::int64_t k, First&& first, A&&... a) {
+  split_parts(
+      [&](const auto& o, const auto& co, const auto& ps) {
+        static_assert(!has_priority<std::remove_cvref_t<decltype(o.priority)>>, "a lazy @dowork has no priority()");
+        using site = typename parts_site_of<std::remove_cvref_t<decltype(co)>, std::remove_cvref_t<decltype(ps)>>::type;
+        if constexpr (std::is_null_pointer_v<std::remove_cvref_t<First>>)
+          site::resume(c, o.when, co, ps, k, [&](ctx in) { site::call_owner_at(k, ps, co, in); });
+        else
+          site::resume(c, o.when, co, ps, k, first);
+      },
+      std::forward<A>(a)...);
 }
 
 template <class Prio, class Body, class... C>
@@ -865,11 +858,9 @@ TASCELL_INLINE void dowork_loop(ctx c, const options<Prio>& o, range r,
 // @dowork { part; part; ... }: dowork(c, [options,] [common(...),] part0, parts...)
 template <class First, class... Rest>
 TASCELL_INLINE void dowork(ctx c, First&& first, Rest&&... rest) {
-  if constexpr (detail::is_options<std::remove_cvref_t<First>>::value) {
-    detail::dowork_with(c, first, std::forward<Rest>(rest)...);
-  } else {
-    detail::dowork_with(c, options<>{}, std::forward<First>(first), std::forward<Rest>(rest)...);
-  }
+  detail::split_parts(
+      [&](const auto& o, const auto& co, const auto& ps) TASCELL_LAMBDA_INLINE { detail::dowork_parts(c, o, co, ps); },
+      std::forward<First>(first), std::forward<Rest>(rest)...);
 }
 
 // @dowork for: dowork_for(c, [options,] range, clauses..., body)

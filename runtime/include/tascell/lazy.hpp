@@ -60,6 +60,8 @@ TASCELL_NOINLINE unsigned char* lazy_push(ctx c, std::size_t bytes);
 // The bottom: ends the unwinding and hands its records over.
 TASCELL_NOINLINE lazy_records lazy_take(ctx c);
 [[noreturn]] TASCELL_COLD void lazy_corrupt(std::size_t want, std::size_t have);
+// A resume function met a site it has no case for.
+[[noreturn]] TASCELL_COLD void lazy_bad_site(int site);
 
 // The fast path's checks: one relaxed load and a predictable branch.
 TASCELL_INLINE bool lazy_poll(ctx c) {
@@ -88,21 +90,22 @@ TASCELL_NOINLINE void lazy_save(ctx c, int site, T... v) {
   std::memcpy(p, &t, sizeof t);
 }
 
-// The site of the oldest frame left in r (its resume function's case).
-inline int lazy_site(const lazy_records& r) {
+// The trailer of the oldest frame left in r.
+inline lazy_trailer lazy_oldest(const lazy_records& r) {
   lazy_trailer t{};
   if (r.bytes.size() < sizeof t) lazy_corrupt(sizeof t, r.bytes.size());
   std::memcpy(&t, r.bytes.data() + r.bytes.size() - sizeof t, sizeof t);
-  return static_cast<int>(t.site);
+  return t;
 }
+
+// The site of the oldest frame left in r (its resume function's case).
+inline int lazy_site(const lazy_records& r) { return static_cast<int>(lazy_oldest(r).site); }
 
 // Restores the oldest frame left in r into v...; returns its site.
 template <class... T>
 int lazy_restore(lazy_records& r, T&... v) {
   constexpr std::size_t size = (std::size_t{0} + ... + sizeof(T));
-  lazy_trailer t{};
-  if (r.bytes.size() < sizeof t) lazy_corrupt(size, r.bytes.size());
-  std::memcpy(&t, r.bytes.data() + r.bytes.size() - sizeof t, sizeof t);
+  const lazy_trailer t = lazy_oldest(r);
   if (t.size != size || r.bytes.size() < sizeof t + size) lazy_corrupt(size, t.size);
   const unsigned char* p = r.bytes.data() + r.bytes.size() - sizeof t - size;
   ((std::memcpy(&v, p, sizeof(T)), p += sizeof(T)), ...);

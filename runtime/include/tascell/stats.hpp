@@ -22,8 +22,8 @@ struct worker_stats {
   std::int64_t steal_backs = 0;       // pieces received from the thief of a piece being waited for
   std::int64_t suspends = 0;          // TASCELL_WAIT=suspend: times a fiber was switched out to run another
   // Lazy @dowork statements (lazy.hpp): requests that made the frames
-  // unwind, and the frames saved and rebuilt for them. Not in the printed
-  // table (scripts read its columns by position); last_stats() has them.
+  // unwind, and the frames saved and rebuilt for them. Printed on a line
+  // of their own after the table (scripts read its columns by position).
   std::int64_t lazy_unwinds = 0;
   std::int64_t lazy_frames = 0;
 

@@ -31,15 +31,16 @@ case 3: _tgo(1, [&]([[maybe_unused]] tascell::ctx _tc) {
 #line 11 "lazy.tcpp"
 b = fib__tascell_resume(_tc, _trec);
 }); break;
-default: if (_tsite % 2 != 0) tascell::detail::lazy_corrupt(0, 1); _tgo(_tsite / 2, nullptr); break;
+default: if (_tsite % 2 != 0) tascell::detail::lazy_bad_site(0 + _tsite); _tgo(_tsite / 2, nullptr); break;
 }
 #line 12 "lazy.tcpp"
 
   return a + b;
 
 }
+default: tascell::detail::lazy_bad_site(tascell::detail::lazy_site(_trec));
 }
-tascell::detail::lazy_corrupt(0, 2);
+__builtin_unreachable();
 }
 #line 14 "lazy.tcpp"
 
@@ -136,8 +137,9 @@ halve__tascell_resume(_tc, _trec);
 
 return;
 }
+default: tascell::detail::lazy_bad_site(tascell::detail::lazy_site(_trec));
 }
-tascell::detail::lazy_corrupt(0, 2);
+__builtin_unreachable();
 }
 #line 86 "lazy.tcpp"
 
@@ -173,7 +175,7 @@ case 3: _tgo(1, [&]([[maybe_unused]] tascell::ctx _tc) {
 #line 95 "lazy.tcpp"
 halve__tascell_resume(_tc, _trec);
 }); break;
-default: if (_tsite % 2 != 0) tascell::detail::lazy_corrupt(0, 1); _tgo(_tsite / 2, nullptr); break;
+default: if (_tsite % 2 != 0) tascell::detail::lazy_bad_site(0 + _tsite); _tgo(_tsite / 2, nullptr); break;
 }
 #line 96 "lazy.tcpp"
 
@@ -199,15 +201,16 @@ case 3: _tgo(1, [&]([[maybe_unused]] tascell::ctx _tc) {
 #line 99 "lazy.tcpp"
 halve__tascell_resume(_tc, _trec);
 }); break;
-default: if (_tsite % 2 != 0) tascell::detail::lazy_corrupt(0, 1); _tgo(_tsite / 2, nullptr); break;
+default: if (_tsite % 2 != 0) tascell::detail::lazy_bad_site(65536 + _tsite); _tgo(_tsite / 2, nullptr); break;
 }
 #line 100 "lazy.tcpp"
 
 
 return;
 }
+default: tascell::detail::lazy_bad_site(tascell::detail::lazy_site(_trec));
 }
-tascell::detail::lazy_corrupt(0, 2);
+__builtin_unreachable();
 }
 #line 101 "lazy.tcpp"
 
@@ -240,15 +243,16 @@ case 3: _tgo(1, [&]([[maybe_unused]] tascell::ctx _tc) {
 #line 110 "lazy.tcpp"
 b = cut__tascell_resume(_tc, _trec);
 }); break;
-default: if (_tsite % 2 != 0) tascell::detail::lazy_corrupt(0, 1); _tgo(_tsite / 2, nullptr); break;
+default: if (_tsite % 2 != 0) tascell::detail::lazy_bad_site(0 + _tsite); _tgo(_tsite / 2, nullptr); break;
 }
 #line 111 "lazy.tcpp"
 
   return a + b;
 
 }
+default: tascell::detail::lazy_bad_site(tascell::detail::lazy_site(_trec));
 }
-tascell::detail::lazy_corrupt(0, 2);
+__builtin_unreachable();
 }
 #line 113 "lazy.tcpp"
 

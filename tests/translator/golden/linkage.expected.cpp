@@ -29,15 +29,16 @@ case 3: _tgo(1, [&]([[maybe_unused]] tascell::ctx _tc) {
 #line 9 "linkage.tcpp"
 b = down__tascell_resume(_tc, _trec);
 }); break;
-default: if (_tsite % 2 != 0) tascell::detail::lazy_corrupt(0, 1); _tgo(_tsite / 2, nullptr); break;
+default: if (_tsite % 2 != 0) tascell::detail::lazy_bad_site(0 + _tsite); _tgo(_tsite / 2, nullptr); break;
 }
 #line 10 "linkage.tcpp"
 
   return a + b + 1;
 
 }
+default: tascell::detail::lazy_bad_site(tascell::detail::lazy_site(_trec));
 }
-tascell::detail::lazy_corrupt(0, 2);
+__builtin_unreachable();
 }
 #line 12 "linkage.tcpp"
 

@@ -27,15 +27,16 @@ case 3: _tgo(1, [&]([[maybe_unused]] tascell::ctx _tc) {
 #line 7 "parts.tcpp"
 b = fib__tascell_resume(_tc, _trec);
 }); break;
-default: if (_tsite % 2 != 0) tascell::detail::lazy_corrupt(0, 1); _tgo(_tsite / 2, nullptr); break;
+default: if (_tsite % 2 != 0) tascell::detail::lazy_bad_site(0 + _tsite); _tgo(_tsite / 2, nullptr); break;
 }
 #line 8 "parts.tcpp"
 
   return a + b;
 
 }
+default: tascell::detail::lazy_bad_site(tascell::detail::lazy_site(_trec));
 }
-tascell::detail::lazy_corrupt(0, 2);
+__builtin_unreachable();
 }
 #line 10 "parts.tcpp"
 
