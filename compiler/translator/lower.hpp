@@ -53,15 +53,31 @@ struct lazy_function {
     const clang::CallExpr* call;
     bool direct;  // calls the callee's fast body (and can resume it)
   };
+  // A resume point in the body of a lazy @dowork for: a call statement of
+  // a lazy function, under compound, for, while and if statements and
+  // @wind statements of the body.
+  struct inner {
+    const clang::Stmt* stmt;
+    const clang::CallExpr* call;
+    std::vector<const clang::Stmt*> path;  // the loop's body first, stmt last
+    std::vector<const clang::VarDecl*> vars;  // in scope at stmt from the loop on: the induction variable first
+    std::vector<const wind_site*> winds;  // the @wind statements on the path, outermost first
+  };
   struct point {
     const clang::Stmt* stmt;
     const dowork_site* dowork;  // a @dowork, or nullptr: a call statement
     const clang::CallExpr* call;  // a call statement's (direct) call
     std::vector<const clang::VarDecl*> saved;  // parameters, then locals declared before it
     std::vector<part> parts;  // a @dowork's
+    // A @dowork for's: its iterations (canonical_range) and resume points.
+    std::string range;
+    std::vector<inner> inners;
   };
   std::vector<point> points;
   std::string resume;  // the resume function, emitted after the external entry
+  // The @wind statements around resume points, with what their fast
+  // lowering runs once their body returns unwinding (lower_wind).
+  std::map<const clang::AttributedStmt*, std::string> wind_exits;
 };
 using lazy_plan = std::map<const clang::FunctionDecl*, lazy_function>;
 
@@ -75,7 +91,16 @@ void lower_task_function(lowering& l, const task_function& f, const lazy_functio
 void lower_task_call(lowering& l, const task_call& c);
 void lower_runtime_call(lowering& l, const runtime_call& c, const constructs& all);
 void lower_dowork(lowering& l, const dowork_site& d, const constructs& all);
-void lower_wind(lowering& l, const wind_site& w, const constructs& all);
+// The iterations of the loop of a @dowork for, as the tascell::range
+// expression its lowering passes ("" when the loop is not canonical).
+std::string canonical_range(const lowering& l, const clang::ForStmt* f);
+// In a lazy function's fast body (`unwind_exit`: how the frame goes on
+// unwinding once the body has returned true, lower_lazy.cpp), the body is a
+// lambda returning whether the frame is unwinding.
+void lower_wind(lowering& l, const wind_site& w, const constructs& all, const std::string* unwind_exit = nullptr);
+// The text that opens the lowered @wind, up to its body ("" if the marker
+// is malformed: lower_wind reports that).
+std::string wind_open(lowering& l, const wind_site& w, const constructs& all, bool lazy);
 void lower_shared(lowering& l, shared_var& v);
 
 }  // namespace tascell::translator

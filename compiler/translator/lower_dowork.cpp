@@ -389,6 +389,11 @@ bool analyse_loop(lowering& l, const clang::ForStmt* f, canonical_loop& out) {
   return true;
 }
 
+std::string range_text(const canonical_loop& loop) {
+  return "tascell::range::canonical(" + loop.first + ", " + loop.bound + ", " + loop.step + ", tascell::cmp::" +
+         loop.cmp + ")";
+}
+
 // Whether the statement uses the hidden context: it calls a @task function or
 // cancel()/cancelled(), or holds a @dowork or a @wind. A loop body that does
 // not is a leaf: it is emitted without the ctx parameter, and the runtime
@@ -463,9 +468,8 @@ void lower_loop(lowering& l, const dowork_site& d, const clang::ForStmt* f, cons
   if (l.serial || !ok) return;
   std::string name = loop.var->getNameAsString();
   std::string type = l.value_type(loop.var);
-  std::string head = std::string("tascell::dowork_for(") + ctx_name + ", " + options_text(cl) +
-                     "tascell::range::canonical(" + loop.first + ", " + loop.bound + ", " + loop.step +
-                     ", tascell::cmp::" + loop.cmp + "), " + clause_list_text(cs) + "[](";
+  std::string head = std::string("tascell::dowork_for(") + ctx_name + ", " + options_text(cl) + range_text(loop) +
+                     ", " + clause_list_text(cs) + "[](";
   if (uses_ctx(l, body, all)) head.append("[[maybe_unused]] tascell::ctx ").append(ctx_name).append(", ");
   head.append("std::int64_t _ti").append(param_list_text(cs)).append(") { [[maybe_unused]] ");
   head.append(type).append(" ").append(name).append(" = static_cast<").append(type).append(">(_ti); ");
@@ -478,6 +482,13 @@ void lower_loop(lowering& l, const dowork_site& d, const clang::ForStmt* f, cons
 }
 
 }  // namespace
+
+std::string canonical_range(const lowering& l, const clang::ForStmt* f) {
+  diagnostics discard("", "");
+  lowering quiet{l.src, discard, l.edits, l.serial};
+  canonical_loop loop;
+  return analyse_loop(quiet, f, loop) ? range_text(loop) : "";
+}
 
 void lower_dowork(lowering& l, const dowork_site& d, const constructs& all) {
   int before = l.diag.count();

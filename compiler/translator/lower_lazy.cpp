@@ -25,9 +25,11 @@
 // named without qualifier, and declared before the call in this file;
 // other @task calls go through the callee's external entry, which is the
 // bottom of the callee's own unwindings.
+#include <algorithm>
 #include <map>
 #include <set>
 
+#include "captures.hpp"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "lower.hpp"
@@ -179,14 +181,8 @@ bool cancel_free_call(const CallExpr* call, const constructs& all, const std::se
 // variables in scope there.
 struct candidate {
   const FunctionDecl* fn = nullptr;
-  struct stmt_point {
-    const Stmt* stmt;
-    const dowork_site* dowork;  // nullptr: a call statement
-    const CallExpr* call;       // a call statement's call
-    std::vector<const VarDecl*> saved;
-    std::vector<lazy_function::part> parts;  // a @dowork's
-  };
-  std::vector<stmt_point> points;
+  std::vector<lazy_function::point> points;
+  std::set<const VarDecl*> saved;  // every variable some resume point saves
 };
 
 // Whether the @dowork d, a top-level statement of its function, can be lazy:
@@ -210,13 +206,165 @@ bool lazy_dowork(const lowering& l, const dowork_site& d, const constructs& all,
   return true;
 }
 
+// Whether v can be saved: a scalar, or an lvalue reference bound to
+// something outside the frames (a global, or through a pointer), saved as
+// its address.
+bool savable_reference(const VarDecl* v) {
+  if (!v->getType()->isLValueReferenceType() || !v->getInit()) return false;
+  const Expr* e = v->getInit();
+  for (;;) {
+    e = e->IgnoreParens();
+    if (const auto* c = llvm::dyn_cast<ImplicitCastExpr>(e)) {
+      if (c->getCastKind() != CK_NoOp && c->getCastKind() != CK_ArrayToPointerDecay &&
+          c->getCastKind() != CK_UncheckedDerivedToBase && c->getCastKind() != CK_DerivedToBase)
+        return false;
+      e = c->getSubExpr();
+    } else if (const auto* m = llvm::dyn_cast<MemberExpr>(e)) {
+      if (m->isArrow()) return true;  // through a pointer
+      e = m->getBase();
+    } else if (const auto* a = llvm::dyn_cast<ArraySubscriptExpr>(e)) {
+      const auto* base = llvm::dyn_cast<ImplicitCastExpr>(a->getBase()->IgnoreParens());
+      if (!base || base->getCastKind() != CK_ArrayToPointerDecay) return true;  // through a pointer
+      e = base->getSubExpr();
+    } else if (const auto* u = llvm::dyn_cast<UnaryOperator>(e)) {
+      return u->getOpcode() == UO_Deref;
+    } else if (const auto* r = llvm::dyn_cast<DeclRefExpr>(e)) {
+      const auto* w = llvm::dyn_cast<VarDecl>(r->getDecl());
+      return w && (w->hasGlobalStorage() || (w->getType()->isLValueReferenceType() && savable_reference(w)));
+    } else {
+      return false;
+    }
+  }
+}
+
+bool savable(const VarDecl* v) { return scalar(v->getType()) || savable_reference(v); }
+
+// The resume points of a lazy @dowork for's body: call statements of
+// cancel-free @task functions (with no other @task call in them), found
+// under compound, for, while, if and @wind statements. Fails when a point
+// has a variable in scope that cannot be saved, a loop around it can be
+// left by break, or an if or while around it declares a variable.
+class loop_walk {
+ public:
+  loop_walk(const lowering& l, const constructs& all, const std::set<const FunctionDecl*>& no_cancel,
+            std::set<const VarDecl*> saved)
+      : l_(l), all_(all), no_cancel_(no_cancel), saved_(std::move(saved)) {}
+  bool ok = true;
+  std::vector<lazy_function::inner> found;
+
+  void walk(const Stmt* s) {
+    const std::size_t before = found.size();
+    path_.push_back(s);
+    if (const auto* c = llvm::dyn_cast<CompoundStmt>(s)) {
+      const std::size_t vars = vars_.size();
+      for (const Stmt* x : c->body()) {
+        if (const auto* ds = llvm::dyn_cast<DeclStmt>(x)) {
+          for (const Decl* d : ds->decls())
+            if (const auto* v = llvm::dyn_cast<VarDecl>(d)) declare(v);
+        } else {
+          walk(x);
+        }
+      }
+      vars_.resize(vars);
+    } else if (const auto* f = llvm::dyn_cast<ForStmt>(s)) {
+      const std::size_t vars = vars_.size();
+      if (const auto* ds = llvm::dyn_cast_or_null<DeclStmt>(f->getInit()))
+        for (const Decl* d : ds->decls())
+          if (const auto* v = llvm::dyn_cast<VarDecl>(d)) declare(v);
+      walk(f->getBody());
+      vars_.resize(vars);
+      loop_exits(f->getBody(), f->getConditionVariable() != nullptr || has_call(f->getCond()) || has_call(f->getInc()),
+                 before);
+    } else if (const auto* w = llvm::dyn_cast<WhileStmt>(s)) {
+      walk(w->getBody());
+      loop_exits(w->getBody(), w->getConditionVariable() != nullptr || has_call(w->getCond()), before);
+    } else if (const auto* i = llvm::dyn_cast<IfStmt>(s)) {
+      walk(i->getThen());
+      if (i->getElse()) walk(i->getElse());
+      if (found.size() > before && (i->getInit() || i->getConditionVariable() || i->isConsteval())) ok = false;
+    } else if (const wind_site* w = wind_of(s)) {
+      winds_.push_back(w);
+      walk(w->body);
+      winds_.pop_back();
+    } else if (const CallExpr* call = point_call(s)) {
+      if (std::find(vars_.begin(), vars_.end(), nullptr) != vars_.end()) ok = false;
+      found.push_back({s, call, path_, vars_, winds_});
+    }
+    path_.pop_back();
+  }
+  void declare(const VarDecl* v) { vars_.push_back(savable(v) ? v : nullptr); }
+
+ private:
+  bool has_call(const Stmt* s) const {
+    if (!s) return false;
+    std::size_t b = l_.src.offset(s->getBeginLoc()), e = l_.src.end_of_stmt(s);
+    for (const auto& c : all_.calls)
+      if (range{b, e}.has(l_.src.offset(c.call->getBeginLoc()))) return true;
+    return false;
+  }
+  // A loop around a point is re-entered in the middle of its body: no
+  // break may leave that body, and its header is re-emitted as written.
+  void loop_exits(const Stmt* body, bool header_needs_care, std::size_t before) {
+    if (found.size() > before && (header_needs_care || !find_exits(body).breaks.empty())) ok = false;
+  }
+  const wind_site* wind_of(const Stmt* s) const {
+    for (const auto& w : all_.winds)
+      if (w.stmt == s) return &w;
+    return nullptr;
+  }
+  const CallExpr* point_call(const Stmt* s) const {
+    std::set<const VarDecl*> in_scope = saved_;
+    for (const VarDecl* v : vars_)
+      if (v) in_scope.insert(v);
+    const CallExpr* call = part_call(s, in_scope);
+    if (!call || !cancel_free_call(call, all_, no_cancel_)) return nullptr;
+    std::size_t b = l_.src.offset(s->getBeginLoc()), e = l_.src.end_of_stmt(s);
+    for (const auto& c : all_.calls)
+      if (c.call != call && range{b, e}.has(l_.src.offset(c.call->getBeginLoc()))) return nullptr;
+    return call;
+  }
+  const lowering& l_;
+  const constructs& all_;
+  const std::set<const FunctionDecl*>& no_cancel_;
+  std::set<const VarDecl*> saved_;
+  std::vector<const Stmt*> path_;
+  std::vector<const VarDecl*> vars_;  // nullptr: a variable that cannot be saved
+  std::vector<const wind_site*> winds_;
+};
+
+// Whether the @dowork for d, a top-level statement of its function, can be
+// lazy; fills its range and resume points.
+bool lazy_loop(const lowering& l, const dowork_site& d, const constructs& all, const std::set<const FunctionDecl*>& no_cancel,
+               const std::set<const VarDecl*>& saved, lazy_function::point& pt) {
+  const auto* f = llvm::dyn_cast<ForStmt>(d.body);
+  if (!f || d.depth != 0 || has_priority(d)) return false;
+  pt.range = canonical_range(l, f);
+  if (pt.range.empty()) return false;
+  range header{l.src.offset(f->getBeginLoc()), l.src.offset(f->getRParenLoc())};
+  for (const auto& c : all.calls)
+    if (header.has(l.src.offset(c.call->getBeginLoc()))) return false;
+  const auto* var = llvm::cast<VarDecl>(llvm::cast<DeclStmt>(f->getInit())->getSingleDecl());
+  loop_walk w(l, all, no_cancel, saved);
+  w.declare(var);
+  w.walk(f->getBody());
+  if (!w.ok) return false;
+  pt.inners = std::move(w.found);
+  // Each point's variables by distinct names (a case of the resume
+  // function declares them all).
+  for (const auto& in : pt.inners) {
+    std::set<std::string> names;
+    for (const VarDecl* v : saved) names.insert(v->getNameAsString());
+    for (const VarDecl* v : in.vars)
+      if (!names.insert(v->getNameAsString()).second) return false;
+  }
+  return true;
+}
+
 // Whether f can be lazy; fills its candidate resume points.
 bool analyse(const lowering& l, const FunctionDecl* f, const constructs& all,
              const std::set<const FunctionDecl*>& no_cancel, candidate& out) {
   if (!plain_function(f)) return false;
   range whole = body_range(l.src, f);
-  for (const auto& w : all.winds)
-    if (w.function == f) return false;
   for (const auto& r : all.runtime_calls)
     if (whole.has(l.src.offset(r.call->getBeginLoc()))) return false;
   std::map<const Stmt*, const dowork_site*> doworks;
@@ -239,9 +387,12 @@ bool analyse(const lowering& l, const FunctionDecl* f, const constructs& all,
       }
       continue;
     }
-    candidate::stmt_point pt{s, nullptr, nullptr, in_scope, {}};
+    lazy_function::point pt{s, nullptr, nullptr, in_scope, {}, {}, {}};
     if (auto it = doworks.find(s); it != doworks.end()) {
-      if (!not_scalar.empty() || !lazy_dowork(l, *it->second, all, no_cancel, saved, pt.parts)) return false;
+      if (!not_scalar.empty()) return false;
+      if (llvm::isa<CompoundStmt>(it->second->body) ? !lazy_dowork(l, *it->second, all, no_cancel, saved, pt.parts)
+                                                     : !lazy_loop(l, *it->second, all, no_cancel, saved, pt))
+        return false;
       pt.dowork = it->second;
       ++top_doworks;
       out.points.push_back(pt);
@@ -253,10 +404,17 @@ bool analyse(const lowering& l, const FunctionDecl* f, const constructs& all,
   }
   // Every @dowork of the function is one of its top-level statements.
   if (top_doworks != doworks.size()) return false;
+  // The variables of resume points in loops are saved too; a reference
+  // is saved as its address, whatever its uses.
+  for (const auto& pt : out.points)
+    for (const auto& in : pt.inners)
+      for (const VarDecl* v : in.vars)
+        if (!v->getType()->isReferenceType()) saved.insert(v);
   body_scan scan(l.src.ast(), saved);
   scan.TraverseStmt(const_cast<Stmt*>(f->getBody()));
   if (!scan.ok) return false;
   out.fn = f;
+  out.saved = saved;
   return true;
 }
 
@@ -264,6 +422,15 @@ std::string joined_names(const std::vector<const VarDecl*>& saved) {
   std::string s;
   for (const VarDecl* v : saved) s += ", " + v->getNameAsString();
   return s;
+}
+
+// The call that saves a frame: its values (", a, b") by value, or, past
+// four of them, as one tuple (lazy.hpp: lazy_save_tuple).
+std::string save_call(const std::string& site, const std::string& values) {
+  const auto n = std::count(values.begin(), values.end(), ',');  // names hold no comma
+  if (n <= 4) return "tascell::detail::lazy_save(" + std::string(ctx_name) + ", " + site + values + ");";
+  return "tascell::detail::lazy_save_tuple(" + std::string(ctx_name) + ", " + site + ", std::tuple(" +
+         values.substr(2) + "));";
 }
 
 std::string unwind_return(const lazy_function& f) {
@@ -289,8 +456,10 @@ std::string lowered(lowering& l, std::size_t b, std::size_t e, const constructs&
     if (range{b, e}.has(l.src.offset(d.body->getBeginLoc()))) lower_dowork(own, d, all);
   for (const auto& c : all.calls)
     if (range{b, e}.has(l.src.offset(c.call->getBeginLoc()))) lower_task_call(own, c);
+  for (const auto& w : all.winds)
+    if (range{b, e}.has(l.src.offset(w.stmt->getBeginLoc()))) lower_wind(own, w, all);
   edits.insert_open(b, "\x01", -1000000);
-  edits.insert_close(e, "\x02", 1000000);
+  edits.insert_close(e, "\x02", -1000000);  // after whatever else closes there
   std::string text = edits.apply(l.src.text());
   std::size_t from = text.find('\x01'), to = text.find('\x02');
   return from == std::string::npos || to == std::string::npos ? "" : text.substr(from + 1, to - from - 1);
@@ -306,6 +475,64 @@ std::string eager_arguments(lowering& l, const dowork_site& d, const constructs&
   return cut.substr(head.size(), cut.size() - head.size() - 2);
 }
 
+// The eager lowering of a @dowork for, as the arguments of
+// tascell::dowork_for around its range: `options` before it, `rest` after
+// it (", clauses..., body"). False when it cannot be lowered.
+bool eager_for_arguments(lowering& l, const dowork_site& d, const std::string& range_expr, const constructs& all,
+                         std::string& options, std::string& rest) {
+  const auto* loop = llvm::cast<ForStmt>(d.body);
+  std::string cut = lowered(l, l.src.offset(loop->getForLoc()), l.src.end_of_stmt(loop), all);
+  std::string head = std::string("tascell::dowork_for(") + ctx_name + ", ";
+  if (cut.compare(0, head.size(), head) != 0 || cut.size() < head.size() + 2 || cut.substr(cut.size() - 2) != ");")
+    return false;
+  std::size_t at = cut.find(range_expr, head.size());
+  if (at == std::string::npos) return false;
+  options = cut.substr(head.size(), at - head.size());
+  std::size_t from = at + range_expr.size();
+  rest = cut.substr(from, cut.size() - 2 - from);
+  return true;
+}
+
+// The variables a loop's resume point saves: those after the induction
+// variable, which is computed from the iteration _tk (the body cannot
+// write it).
+std::vector<const VarDecl*> after_induction(const lazy_function::inner& in) {
+  return {in.vars.begin() + 1, in.vars.end()};
+}
+
+// The variables of a loop's resume point as lazy_save takes them (a
+// reference by its address), as the resume function declares them (a
+// reference as a pointer, bound after lazy_restore) and restores them.
+std::string saved_values(const std::vector<const VarDecl*>& vars) {
+  std::string s;
+  for (const VarDecl* v : vars)
+    s += v->getType()->isReferenceType() ? ", __builtin_addressof(" + v->getNameAsString() + ")"
+                                         : ", " + v->getNameAsString();
+  return s;
+}
+std::string restored_names(const std::vector<const VarDecl*>& vars) {
+  std::string s;
+  for (const VarDecl* v : vars) s += (v->getType()->isReferenceType() ? ", _tref_" : ", ") + v->getNameAsString();
+  return s;
+}
+std::string declarations(const lowering& l, const std::vector<const VarDecl*>& vars) {
+  std::string s;
+  for (const VarDecl* v : vars)
+    s += v->getType()->isReferenceType()
+             ? " std::remove_reference_t<" + v->getType().getAsString(l.type_policy()) + ">* _tref_" +
+                   v->getNameAsString() + "{};"
+             : " " + l.value_type(v) + " " + v->getNameAsString() + "{};";
+  return s;
+}
+std::string bound_references(const lowering& l, const std::vector<const VarDecl*>& vars) {
+  std::string s;
+  for (const VarDecl* v : vars)
+    if (v->getType()->isReferenceType())
+      s += " " + v->getType().getAsString(l.type_policy()) + " " + v->getNameAsString() + " = *_tref_" +
+           v->getNameAsString() + ";";
+  return s;
+}
+
 // A statement whose call is replaced by the callee's resume function.
 std::string resumed_call(const lowering& l, const Stmt* stmt, const CallExpr* call) {
   std::size_t b = l.src.offset(stmt->getBeginLoc()), e = l.src.end_of_stmt(stmt);
@@ -313,6 +540,82 @@ std::string resumed_call(const lowering& l, const Stmt* stmt, const CallExpr* ca
   return line_directive(l, b) + std::string(l.src.text().substr(b, cb - b)) +
          call->getDirectCallee()->getNameAsString() + "__tascell_resume(" + ctx_name + ", _trec)" +
          std::string(l.src.text().substr(ce, e - ce)) + "\n";
+}
+
+// What is left of a loop's iteration at its resume point `in`, from the
+// statement in.path[k] on, as eager code: the statement (with its call
+// resumed, or, `resumed` false, done), the rest of each block around it, a
+// loop around it finished (`do { rest } while (0)`: a continue ends the
+// iteration) and then run on as written, each @wind around it entered
+// again (its before run again: the unwinding ran its after). "" when a
+// @wind cannot be lowered.
+std::string rest_of_iteration(lowering& l, const lazy_function::inner& in, std::size_t k, bool resumed,
+                              const constructs& all) {
+  const Stmt* s = in.path[k];
+  if (k + 1 == in.path.size()) return resumed ? resumed_call(l, s, in.call) : "";
+  const Stmt* child = in.path[k + 1];
+  std::string inner = rest_of_iteration(l, in, k + 1, resumed, all);
+  if (inner.empty() && resumed) return "";
+  auto whole = [&](const Stmt* x) {
+    std::size_t b = l.src.offset(x->getBeginLoc());
+    return line_directive(l, b) + lowered(l, b, l.src.end_of_stmt(x), all, true);
+  };
+  auto expr = [&](const Expr* x) -> std::string {
+    if (!x) return "";
+    std::size_t b = l.src.offset(x->getBeginLoc());
+    return lowered(l, b, l.src.end_of_token(x->getEndLoc()), all, true);
+  };
+  if (const auto* c = llvm::dyn_cast<CompoundStmt>(s)) {
+    std::size_t after = l.src.end_of_stmt(child);
+    return "{ " + inner + line_directive(l, after) +
+           lowered(l, after, l.src.offset(c->getRBracLoc()), all, true) + "\n}";
+  }
+  if (const auto* f = llvm::dyn_cast<ForStmt>(s))
+    return "do { " + inner + " } while (0); for (" + expr(f->getInc()) + "; " + expr(f->getCond()) + "; " +
+           expr(f->getInc()) + ") " + whole(f->getBody());
+  if (const auto* w = llvm::dyn_cast<WhileStmt>(s))
+    return "do { " + inner + " } while (0); while (" + expr(w->getCond()) + ") " + whole(w->getBody());
+  if (llvm::isa<IfStmt>(s)) return "{ " + inner + " }";
+  for (const wind_site* w : in.winds)
+    if (w->stmt == s) {
+      std::string open = wind_open(l, *w, all, false);
+      return open.empty() ? "" : open + inner + " });";
+    }
+  return "";
+}
+
+// The case of a resume function for a lazy @dowork for (resume point j):
+// its frame's variables, then by place: 0, iteration _tk not started;
+// 2m+1, in the call of the loop's resume point m (its callee unwinding);
+// 2m+2, after that call. Each rebuilds the loop as an eager @dowork for
+// from iteration _tk (dowork_for_resume), the owner first finishing
+// iteration _tk (rest_of_iteration). "" when it cannot be lowered.
+std::string loop_case(lowering& l, const lazy_function::point& pt, std::size_t j, const constructs& all) {
+  std::string options, rest;
+  if (!eager_for_arguments(l, *pt.dowork, pt.range, all, options, rest)) return "";
+  const std::string frame = joined_names(pt.saved) + ", _tr, _tk";
+  std::string s = declarations(l, pt.saved) + " tascell::range _tr{0, 0}; std::int64_t _tk{};" +
+                  " const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff;" +
+                  " auto _tgo = [&](auto&& _tfirst) { tascell::detail::dowork_for_resume(" + ctx_name +
+                  ", _tk, _tfirst, " +
+                  line_directive(l, l.src.offset(llvm::cast<ForStmt>(pt.dowork->body)->getForLoc())) + options +
+                  "_tr" + rest + "); };\nswitch (_tsite) {\ncase 0: tascell::detail::lazy_restore(_trec" + frame +
+                  "); _tgo(nullptr); break;";
+  for (std::size_t m = 0; m < pt.inners.size(); ++m) {
+    const lazy_function::inner& in = pt.inners[m];
+    for (bool resumed : {true, false}) {
+      std::string iteration = rest_of_iteration(l, in, 0, resumed, all);
+      if (iteration.empty() && resumed) return "";
+      const std::vector<const VarDecl*> vars = after_induction(in);
+      const std::string type = l.value_type(in.vars[0]);
+      s += "\ncase " + std::to_string(2 * m + (resumed ? 1 : 2)) + ": {" + declarations(l, vars) +
+           " tascell::detail::lazy_restore(_trec" + frame + restored_names(vars) + ");" + bound_references(l, vars) +
+           " [[maybe_unused]] " + type + " " + in.vars[0]->getNameAsString() + " = static_cast<" + type +
+           ">(_tr.first + _tk * _tr.step); _tgo([&]([[maybe_unused]] tascell::ctx " + ctx_name + ") { do { " +
+           iteration + " } while (0); }); break; }";
+    }
+  }
+  return s + "\ndefault: tascell::detail::lazy_bad_site(" + std::to_string(j << 16) + " + _tsite);\n}";
 }
 
 // The resume function (lazy.hpp), emitted after the external entry: one
@@ -328,7 +631,14 @@ std::string resume_text(lowering& l, const lazy_function& f, const constructs& a
   for (std::size_t j = 0; j < f.points.size(); ++j) {
     const lazy_function::point& pt = f.points[j];
     s += "\ncase " + std::to_string(j) + ": {";
-    for (const VarDecl* v : pt.saved) s += " " + l.value_type(v) + " " + v->getNameAsString() + "{};";
+    if (!pt.range.empty()) {
+      std::string c = loop_case(l, pt, j, all);
+      if (c.empty()) return "";
+      std::size_t after = l.src.end_of_stmt(pt.stmt);
+      s += c + line_directive(l, after) + lowered(l, after, rbrace, all, true) + (is_void ? "\nreturn;\n}" : "\n}");
+      continue;
+    }
+    s += declarations(l, pt.saved);
     s += " [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec" + joined_names(pt.saved) +
          ") & 0xffff;";
     if (pt.dowork) {
@@ -409,10 +719,16 @@ lazy_plan plan_lazy(lowering& l, const constructs& all) {
   for (const FunctionDecl* fn : lazy) {
     lazy_function f;
     f.fn = fn;
+    const std::string exit = unwind_return(f);
     for (const auto& pt : cands[fn].points) {
-      lazy_function::point p{pt.stmt, pt.dowork, pt.call, pt.saved, pt.parts};
+      lazy_function::point p = pt;
       if (p.call && !direct(p.call)) continue;  // through the callee's entry: not a resume point
       for (auto& part : p.parts) part.direct = direct(part.call);
+      // In a loop, a call through the callee's entry is no resume point.
+      std::erase_if(p.inners, [&](const lazy_function::inner& in) { return !direct(in.call); });
+      for (const auto& in : p.inners)
+        for (std::size_t k = 0; k < in.winds.size(); ++k)
+          f.wind_exits[in.winds[k]->stmt] = k == 0 ? exit : "return true;";
       f.points.push_back(p);
     }
     out[fn] = f;
@@ -438,7 +754,7 @@ void lower_lazy_function(lowering& l, const lazy_function& f) {
     const lazy_function::point& pt = f.points[j];
     const std::string names = joined_names(pt.saved), base = std::to_string(j << 16);
     auto save = [&](const std::string& site) {
-      return std::string("tascell::detail::lazy_save(") + ctx_name + ", " + site + names + "); " + ret;
+      return save_call(site, names) + " " + ret;
     };
     auto direct_call = [&](const CallExpr* call, int depth) {
       const auto* ref = llvm::cast<DeclRefExpr>(call->getCallee()->IgnoreImpCasts());
@@ -456,6 +772,41 @@ void lower_lazy_function(lowering& l, const lazy_function& f) {
     }
     const dowork_site& d = *pt.dowork;
     l.erase_marker(d.marker, d.depth);
+    if (!pt.range.empty()) {
+      // A @dowork for: a plain loop over the iterations of its range,
+      // computed once as the eager lowering does, which polls where each
+      // iteration starts (site 0: iteration _tk not started) and checks
+      // after each call of a resume point m (sites 2m+1 and 2m+2). Under
+      // a @wind the frame saves itself in the wind's body, which returns
+      // true: the wind runs its after and the frame goes on unwinding
+      // (lower_wind, wind_exits).
+      const auto* loop = llvm::cast<ForStmt>(d.body);
+      const auto* var = llvm::cast<VarDecl>(llvm::cast<DeclStmt>(loop->getInit())->getSingleDecl());
+      const std::string type = l.value_type(var), frame = names + ", _tr, _tk";
+      std::size_t b = l.src.offset(loop->getForLoc()), e = l.src.offset(loop->getRParenLoc()) + 1;
+      l.edits.replace(b, e - b,
+                      "{ const tascell::range _tr = " + pt.range +
+                          "; for (std::int64_t _tk = 0; _tk < _tr.count; ++_tk) { if (tascell::detail::lazy_poll(" +
+                          ctx_name + ")) [[unlikely]] { " + save_call(base, frame) + " " + ret + " } [[maybe_unused]] " + type + " " + var->getNameAsString() +
+                          " = static_cast<" + type + ">(_tr.first + _tk * _tr.step);",
+                      d.depth);
+      l.edits.insert_close(l.src.end_of_stmt(loop->getBody()), " } }", d.depth);
+      for (std::size_t m = 0; m < pt.inners.size(); ++m) {
+        const lazy_function::inner& in = pt.inners[m];
+        direct_call(in.call, d.depth + 1);
+        std::string site = "(_tlz == 1 ? " + base + " + " + std::to_string(2 * m + 1) + " : " + base + " + " +
+                           std::to_string(2 * m + 2) + ")";
+        // In braces: the statement may be a branch of an if. The check is
+        // deeper than any construct closing at the same offset.
+        l.edits.insert_open(l.src.offset(in.stmt->getBeginLoc()), "{ ", d.depth);
+        l.edits.insert_close(l.src.end_of_stmt(in.stmt),
+                             std::string(" if (int _tlz = tascell::detail::lazy_check(") + ctx_name +
+                                 ")) [[unlikely]] { " + save_call(site, frame + saved_values(after_induction(in))) + " " +
+                                 (in.winds.empty() ? ret : "return true;") + " } }",
+                             1000);
+      }
+      continue;
+    }
     const auto* body = llvm::cast<CompoundStmt>(d.body);
     // if(cond) needs nothing here: a lazy @dowork writes no point either
     // way. It is evaluated when the frame is rebuilt (the eager @dowork's

@@ -242,14 +242,28 @@ std::string capture_list(const std::string& expr, const std::vector<std::string>
 
 }  // namespace
 
-void lower_wind(lowering& l, const wind_site& w, const constructs& all) {
+std::string wind_open(lowering& l, const wind_site& w, const constructs& all, bool lazy) {
+  auto args = split_top_level(w.marker.clauses, w.marker.clauses_at);
+  if (args.size() != 2 || args[0].first.empty() || args[1].first.empty()) return "";
+  const std::string& before = args[0].first;
+  const std::string& after = args[1].first;
+  std::set<std::string> used, changed;
+  names_of(tokens_of(before), used, changed);
+  names_of(tokens_of(after), used, changed);
+  std::vector<std::string> by_value = by_value_names(l, w, all, used);
+  std::string text = lazy ? "if (tascell::wind(" : "tascell::wind(";
+  text += ctx_name;
+  text += ", " + capture_list(before, by_value) + " { " + before + "; }, " + capture_list(after, by_value) + " { " +
+          after + "; }, [&]([[maybe_unused]] tascell::ctx " + ctx_name + (lazy ? ") -> bool { " : ") { ");
+  return text;
+}
+
+void lower_wind(lowering& l, const wind_site& w, const constructs& all, const std::string* unwind_exit) {
   auto args = split_top_level(w.marker.clauses, w.marker.clauses_at);
   if (args.size() != 2 || args[0].first.empty() || args[1].first.empty()) {
     l.diag.error(l.marker_pos(w.marker), "@wind needs two expressions: @wind(before, after)");
     return;
   }
-  const std::string& before = args[0].first;
-  const std::string& after = args[1].first;
   exits x = find_exits(w.body);
   bool ok = true;
   for (auto* s : x.returns) l.diag.error(l.src.pos(s->getBeginLoc()), "return inside @wind"), ok = false;
@@ -259,20 +273,14 @@ void lower_wind(lowering& l, const wind_site& w, const constructs& all) {
   if (!ok) return;
   std::size_t end = l.src.end_of_stmt(w.body);
   if (l.serial) {
-    l.edits.replace(w.marker.begin, w.marker.end - w.marker.begin, "{ " + before + "; ", w.depth);
-    l.edits.insert_close(end, " " + after + "; }", w.depth);
+    l.edits.replace(w.marker.begin, w.marker.end - w.marker.begin, "{ " + args[0].first + "; ", w.depth);
+    l.edits.insert_close(end, " " + args[1].first + "; }", w.depth);
     return;
   }
-  std::set<std::string> used, changed;
-  names_of(tokens_of(before), used, changed);
-  names_of(tokens_of(after), used, changed);
-  std::vector<std::string> by_value = by_value_names(l, w, all, used);
-  std::string text = "tascell::wind(";
-  text += ctx_name;
-  text += ", " + capture_list(before, by_value) + " { " + before + "; }, " + capture_list(after, by_value) + " { " +
-          after + "; }, [&]([[maybe_unused]] tascell::ctx " + ctx_name + ") { ";
-  l.edits.replace(w.marker.begin, w.marker.end - w.marker.begin, text, w.depth);
-  l.edits.insert_close(end, " });", w.depth);
+  l.edits.replace(w.marker.begin, w.marker.end - w.marker.begin, wind_open(l, w, all, unwind_exit != nullptr),
+                  w.depth);
+  l.edits.insert_close(end, unwind_exit ? " return false; })) [[unlikely]] { " + *unwind_exit + " }" : " });",
+                       w.depth);
 }
 
 // @shared(min) long best = LONG_MAX;

@@ -237,7 +237,12 @@ std::string translate_unit(clang::ASTUnit& ast, const unit& u, const std::vector
   for (const auto& c : found.runtime_calls) lower_runtime_call(l, c, found);
   for (const auto& d : found.doworks)
     if (!lazy.count(d.function)) lower_dowork(l, d, found);
-  for (const auto& w : found.winds) lower_wind(l, w, found);
+  for (const auto& w : found.winds) {
+    const std::string* unwind_exit = nullptr;
+    if (auto f = lazy.find(w.function); f != lazy.end())
+      if (auto x = f->second.wind_exits.find(w.stmt); x != f->second.wind_exits.end()) unwind_exit = &x->second;
+    lower_wind(l, w, found, unwind_exit);
+  }
 
   // An #include of a translated header names its translation. With
   // --header-dir, a quoted #include of another user header names it by its

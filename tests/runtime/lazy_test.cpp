@@ -91,6 +91,74 @@ std::int64_t tri_resume(ctx c, lazy_records& r) {
 
 std::int64_t sum_to(std::int64_t n) { return n * (n - 1) / 2; }
 
+// A lazy @dowork for, as the translator emits it: the leaves of a tree of
+// fan-out 4, its loop's iterations polling where they start (site 0) and
+// checking after the call (1: in the call, 2: after it), with the path of
+// the node in a board that a wind-like pair of writes keeps (path[d] is the
+// child taken at depth d while the call runs, and -1 otherwise).
+std::int64_t quad_body(ctx c, int d, int* path);
+std::int64_t quad_resume(ctx c, lazy_records& r);
+
+std::int64_t quad(ctx c, int d, int* path) {
+  std::int64_t r = quad_body(c, d, path);
+  if (tascell::detail::lazy_unwound(c)) [[unlikely]] return tascell::detail::lazy_bottom(c, &quad_resume);
+  return r;
+}
+
+std::int64_t quad_body(ctx c, int d, int* path) {
+  if (d == 0) return 1;
+  std::int64_t s = 0;
+  const tascell::range r(0, 4);
+  for (std::int64_t k = 0; k < r.count; ++k) {
+    if (tascell::detail::lazy_poll(c)) [[unlikely]] {
+      tascell::detail::lazy_save(c, 0, d, path, s, r, k);
+      return {};
+    }
+    const int child = static_cast<int>(r.first + k * r.step);
+    if (tascell::wind(
+            c, [=] { path[d] = child; }, [=] { path[d] = -1; },
+            [&](ctx c) -> bool {
+              s += quad_body(c, d - 1, path);
+              if (int z = tascell::detail::lazy_check(c)) [[unlikely]] {
+                tascell::detail::lazy_save_tuple(c, z == 1 ? 1 : 2, std::tuple(d, path, s, r, k));
+                return true;
+              }
+              return false;
+            })) [[unlikely]]
+      return {};
+  }
+  return s;
+}
+
+std::int64_t quad_resume(ctx c, lazy_records& rec) {
+  int d = 0;
+  int* path = nullptr;
+  std::int64_t s = 0, k = 0;
+  tascell::range r(0, 0);
+  const int site = tascell::detail::lazy_restore(rec, d, path, s, r, k);
+  auto go = [&](auto&& first) {
+    tascell::detail::dowork_for_resume(c, k, first, r, tascell::reduce<tascell::op::plus>(s),
+                                       tascell::copy(path, 0, 16), tascell::in(d),
+                                       [](ctx c, std::int64_t i, std::int64_t& s, int* path, const int& d) {
+                                         const int child = static_cast<int>(i);
+                                         tascell::wind(
+                                             c, [=] { path[d] = child; }, [=] { path[d] = -1; },
+                                             [&](ctx c) { s += quad(c, d - 1, path); });
+                                       });
+  };
+  const int child = static_cast<int>(r.first + k * r.step);
+  auto in_wind = [&](auto&& rest) {
+    return [&, rest](ctx c) { tascell::wind(c, [=] { path[d] = child; }, [=] { path[d] = -1; }, rest); };
+  };
+  switch (site) {
+    case 0: go(nullptr); break;
+    case 1: go(in_wind([&](ctx c) { s += quad_resume(c, rec); })); break;
+    case 2: go(in_wind([](ctx) {})); break;
+    default: tascell::detail::lazy_bad_site(site);
+  }
+  return s;
+}
+
 }  // namespace
 
 TEST(Lazy, SumIsRightOnAnyWorkerCount) {
@@ -167,6 +235,54 @@ TEST(Lazy, DoworkResumeRunsTheRestFromPartK) {
         for (std::int64_t i = 0; i < 4; ++i) {
           std::int64_t want = i < k || (i == k && with_first) ? -1 : i;
           EXPECT_EQ(got[i], want) << "part " << i << ", k " << k << ", when " << when << ", first " << with_first;
+        }
+        EXPECT_EQ(firsts, with_first ? 1 : 0);
+      }
+    }
+  }
+}
+
+// A lazy loop whose frames unwind from inside a wind and are rebuilt at
+// the iteration they were in: the leaves are counted once each, and the
+// board is clear again at the end, on any worker count.
+TEST(Lazy, LoopsUnwindInsideAWindAndResumeTheirIteration) {
+  const int reps = test_env::repeat(30) / 3 + 1;
+  std::int64_t unwinds = 0;
+  for (int rep = 0; rep < reps; ++rep) {
+    int path[16];
+    for (int& p : path) p = -1;
+    const int d = 9;
+    EXPECT_EQ(tascell::root([&](ctx c) { return quad(c, d, path); }), std::int64_t{1} << (2 * d)) << "rep " << rep;
+    for (int p : path) EXPECT_EQ(p, -1);
+    unwinds += tascell::last_stats().total().lazy_unwinds;
+  }
+  if (tascell::last_stats().workers.size() > 1) {
+    EXPECT_GT(unwinds, 0);
+  }
+}
+
+// dowork_for_resume, what a rebuilt loop frame runs: the owner is in
+// iteration k (first finishes it, or with nullptr iteration k runs as
+// written), iterations k+1.. run wherever they are given; those before k
+// do not run again. With a false when(), the rest runs as plain code.
+TEST(Lazy, DoworkForResumeRunsTheRestFromIterationK) {
+  for (bool when : {true, false}) {
+    for (std::int64_t k = 0; k < 6; ++k) {
+      for (bool with_first : {true, false}) {
+        std::int64_t out[6] = {-1, -1, -1, -1, -1, -1}, firsts = 0;
+        tascell::root([&](ctx c) {
+          auto go = [&](auto&& first) {
+            tascell::detail::dowork_for_resume(c, k, first, tascell::when(when), tascell::range(10, 22, 2),
+                                               tascell::shared(out),
+                                               [](ctx, std::int64_t i, std::int64_t* o) { o[(i - 10) / 2] = i; });
+          };
+          if (with_first) go([&](ctx) { ++firsts; });
+          else go(nullptr);
+          return 0;
+        });
+        for (std::int64_t i = 0; i < 6; ++i) {
+          std::int64_t want = i < k || (i == k && with_first) ? -1 : 10 + 2 * i;
+          EXPECT_EQ(out[i], want) << "iteration " << i << ", k " << k << ", when " << when << ", first " << with_first;
         }
         EXPECT_EQ(firsts, with_first ? 1 : 0);
       }

@@ -5,6 +5,9 @@
 Each expected output must also compile (g++ -fsyntax-only -Wall -Wextra
 -Werror, with the runtime headers given by --include DIR).
 
+A line `// tascellc: FLAGS` in FILE.tcpp adds FLAGS to the parallel
+translation (`--eager`: the eager lowering of functions that would be lazy).
+
 The translator runs with --header-dir: the translation of a user header
 with markers, FILE.tcpp's X.hpp, must equal X.expected.hpp (and
 X.serial.expected.hpp). In the outputs, where the translations are is
@@ -25,7 +28,11 @@ def main():
     base = src[: -len(".tcpp")]
     status = 0
     temporaries = []
-    for mode, suffix in [([], ".expected.cpp"), (["--serial"], ".serial.expected.cpp")]:
+    flags = []
+    for line in open(src):
+        if line.startswith("// tascellc:"):
+            flags = line[len("// tascellc:"):].split("(")[0].split()  # a note may follow in parentheses
+    for mode, suffix in [(flags, ".expected.cpp"), (["--serial"], ".serial.expected.cpp")]:
         # Run from the file's folder so #line names the file as the tests do.
         folder = os.path.dirname(os.path.abspath(src))
         tmp = tempfile.TemporaryDirectory()  # removed at exit

@@ -739,6 +739,36 @@ struct loop_site {
 
   TASCELL_INLINE static void exec(ctx c, const options<Prio>& o, range r,
                                   const typename cs::clauses_t& cl, Body& body) {
+    exec_from(c, o, r, cl, body, 0, nullptr);
+  }
+
+  // A lazy frame rebuilt (lazy.hpp): the owner is in iteration `start`
+  // (first(c) finishes it) and the iterations after it have not started;
+  // with first = nullptr, iteration `start` has not started either and runs
+  // as written. Without work left to give there is no point. With if(false)
+  // (`when`), the rest runs as plain code, as exec_serial.
+  template <class First>
+  static void resume(ctx c, bool when, range r, const typename cs::clauses_t& cl, Body& body,
+                     std::int64_t start, First&& first) {
+    constexpr bool fresh = std::is_null_pointer_v<std::remove_cvref_t<First>>;
+    const std::int64_t from = fresh ? start : start + 1;
+    if (!when) {
+      if constexpr (!fresh) first(c);
+      serial_from(c, r, cl, body, from);
+      return;
+    }
+    if (from >= r.count) {
+      if constexpr (!fresh) first(finished(c));
+      return;
+    }
+    exec_from(c, options<Prio>{}, r, cl, body, from, first);
+  }
+
+  // Iterations from.. of the loop, from a point; first(in), when it is not
+  // nullptr, runs before them (the owner finishing iteration from - 1).
+  template <class First>
+  TASCELL_INLINE static void exec_from(ctx c, const options<Prio>& o, range r, const typename cs::clauses_t& cl,
+                                       Body& body, std::int64_t from, First&& first) {
     prio_source<Prio> prio;
     if constexpr (has_priority<Prio>) prio.fn = &o.priority;
     body_ptr bp{};
@@ -747,7 +777,7 @@ struct loop_site {
     // of the whole point made GCC clear all of it first (`rep stos`) when
     // the clauses hold copy() ranges.
     auto* p = ::new (free_of(c)) point;
-    p->sp = {0, r.count};
+    p->sp = {from, r.count};
     p->first = r.first;
     p->step = r.step;
     p->refs = cs::refs(cl);
@@ -757,6 +787,10 @@ struct loop_site {
     ctx in = after(p + 1);
     task* pieces;
     try {
+      if constexpr (!std::is_null_pointer_v<std::remove_cvref_t<First>>) {
+        poll(in);
+        first(in);
+      }
       iterate(in, p, body, cl, r.first, r.step);
     } catch (...) {
       pieces = unwind(in, p->sp);  // merged below; release() rethrows unless the loop completes normally
@@ -773,7 +807,11 @@ struct loop_site {
   }
 
   static void exec_serial(ctx c, range r, const typename cs::clauses_t& cl, Body& body) {
-    for (std::int64_t k = 0; k < r.count; ++k) {
+    serial_from(c, r, cl, body, 0);
+  }
+  TASCELL_INLINE static void serial_from(ctx c, range r, const typename cs::clauses_t& cl, Body& body,
+                                         std::int64_t from) {
+    for (std::int64_t k = from; k < r.count; ++k) {
       if constexpr (leaf) cs::call(body, cl, r.first + k * r.step);
       else cs::call(body, cl, c, r.first + k * r.step);
     }
@@ -851,6 +889,41 @@ TASCELL_INLINE void dowork_loop(ctx c, const options<Prio>& o, range r,
     return;
   }
   site::exec(c, o, r, cl, body);
+}
+
+template <class Prio, class Body, class First, class... C>
+void dowork_loop_resume(ctx c, const options<Prio>& o, range r, const std::tuple<C...>& cl, Body& body,
+                        std::int64_t k, First&& first) {
+  static_assert(!has_priority<Prio>, "a lazy @dowork for has no priority()");
+  loop_site<Prio, Body, C...>::resume(c, o.when, r, cl, body, k, first);
+}
+
+template <class First, class Prio, class... A>
+void dowork_for_resume_with(ctx c, std::int64_t k, First&& first, const options<Prio>& o, range r, A&&... a) {
+  auto all = std::forward_as_tuple(std::forward<A>(a)...);
+  constexpr std::size_t n = sizeof...(A);
+  static_assert(n >= 1, "dowork_for_resume needs a body");
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    auto cl = std::make_tuple(std::get<I>(all)...);
+    auto& body = std::get<n - 1>(all);
+    dowork_loop_resume(c, o, r, cl, body, k, first);
+  }(std::make_index_sequence<n - 1>{});
+}
+
+// A lazy frame rebuilt in a @dowork for (lazy.hpp, emitted by the
+// translator's resume functions): dowork_for_resume(c, k, first,
+// [when(cond),] range, clauses..., body), the arguments of dowork_for
+// after k and first. The owner is in iteration k (its index in the range,
+// from 0): first(ctx) finishes it, or, with first = nullptr, iteration k has
+// not started and runs as written. Iterations k+1.. can be given away, from
+// a point of the same kind as the loop's; with a false when(), the rest
+// runs as plain code.
+template <class First, class Opt, class... A>
+void dowork_for_resume(ctx c, std::int64_t k, First&& first, Opt&& o, A&&... a) {
+  if constexpr (is_options<std::remove_cvref_t<Opt>>::value)
+    dowork_for_resume_with(c, k, first, o, std::forward<A>(a)...);
+  else
+    dowork_for_resume_with(c, k, first, options<>{}, std::forward<Opt>(o), std::forward<A>(a)...);
 }
 
 }  // namespace detail

@@ -30,6 +30,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -88,6 +89,15 @@ TASCELL_NOINLINE void lazy_save(ctx c, int site, T... v) {
   ((std::memcpy(p, &v, sizeof(T)), p += sizeof(T)), ...);
   const lazy_trailer t{static_cast<std::uint32_t>(site), static_cast<std::uint32_t>(size)};
   std::memcpy(p, &t, sizeof t);
+}
+
+// The same for a frame of many values, given as one tuple (the translator
+// uses it past four values): the tuple is built on the way out, where
+// arguments past the registers would make the compiler keep a frame
+// pointer, and a register less, on the fast path of the whole function.
+template <class... T>
+TASCELL_NOINLINE void lazy_save_tuple(ctx c, int site, std::tuple<T...> v) {
+  std::apply([&](const T&... x) { lazy_save(c, site, x...); }, v);
 }
 
 // The trailer of the oldest frame left in r.

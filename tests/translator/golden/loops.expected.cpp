@@ -2,6 +2,7 @@
 #line 1 "loops.tcpp"
 // @dowork for: reductions, copy/copyout/shared, continue, steps and
 // downward loops.
+// tascellc: --eager (the eager lowering; golden/lazy_loops.tcpp has the lazy one)
       long sum(tascell::ctx, int, const long *); static inline long sum__tascell_body([[maybe_unused]] tascell::ctx _tc, int n, const long* v) {
   long s = 0, m = 0;
                                                      

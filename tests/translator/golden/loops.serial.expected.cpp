@@ -34,6 +34,7 @@ template <class T, class U> inline bool tascell_serial_improve_max(T& best, cons
 #line 1 "loops.tcpp"
 // @dowork for: reductions, copy/copyout/shared, continue, steps and
 // downward loops.
+// tascellc: --eager (the eager lowering; golden/lazy_loops.tcpp has the lazy one)
       long sum(int n, const long* v) {
   long s = 0, m = 0;
                                                      

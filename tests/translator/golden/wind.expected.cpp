@@ -1,6 +1,7 @@
 #include <tascell/tascell.hpp>
 #line 1 "wind.tcpp"
 // @wind inside a loop, with a copied board.
+// tascellc: --eager (the eager lowering; golden/lazy_loops.tcpp has the lazy one)
 bool ok(const int* a, int k, int i);
 
       long place(tascell::ctx, int, int, int *); static inline long place__tascell_body([[maybe_unused]] tascell::ctx _tc, int n, int k, int* a) {

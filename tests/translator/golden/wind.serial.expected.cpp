@@ -33,6 +33,7 @@ template <class T, class U> inline bool tascell_serial_improve_max(T& best, cons
 }
 #line 1 "wind.tcpp"
 // @wind inside a loop, with a copied board.
+// tascellc: --eager (the eager lowering; golden/lazy_loops.tcpp has the lazy one)
 bool ok(const int* a, int k, int i);
 
       long place(int n, int k, int* a) {

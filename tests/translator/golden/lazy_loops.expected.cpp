@@ -1,0 +1,211 @@
+#include <tascell/tascell.hpp>
+#line 1 "lazy_loops.tcpp"
+// Lazy @dowork for loops (docs/language.md, "Lazy spawn points"): `search`
+// is lazy, with resume points under a nested loop, an if and a @wind, and
+// a reference in scope; `paint` is lazy with a void call statement under a
+// while loop. Each of the others keeps its eager spawn point, for the reason
+// its comment gives.
+inline const int weights[8] = {1, 2, 1, 2, 1, 2, 1, 2};
+
+      long search(tascell::ctx, int *, int, int); static long search__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); static inline long search__tascell_body([[maybe_unused]] tascell::ctx _tc, int* used, int n, int k) {
+  if (k == n) return 1;
+  long s = 0;
+                                         
+  { const tascell::range _tr = tascell::range::canonical(0, n, 1, tascell::cmp::lt); for (std::int64_t _tk = 0; _tk < _tr.count; ++_tk) { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, 0, std::tuple(used, n, k, s, _tr, _tk)); return {}; } [[maybe_unused]] int v = static_cast<int>(_tr.first + _tk * _tr.step); {
+    if (used[v]) continue;
+    const int& w = weights[v];
+    for (int r = 0; r < w; ++r) {
+      if (r + k > n) continue;
+      if (tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) -> bool {  {
+        { s += search__tascell_body(_tc, used, n, k + 1); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), std::tuple(used, n, k, s, _tr, _tk, __builtin_addressof(w), r)); return true; } }
+      } return false; })) [[unlikely]] { return {}; }
+    }
+  } } }
+  return s;
+} long search(tascell::ctx _tc, int *_tp0, int _tp1, int _tp2) { long _tr = search__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1), static_cast<decltype(_tp2)&&>(_tp2)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &search__tascell_resume); return _tr; }
+static long search__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
+switch (tascell::detail::lazy_site(_trec) >> 16) {
+case 0: { int * used{}; int n{}; int k{}; long s{}; tascell::range _tr{0, 0}; std::int64_t _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](auto&& _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
+#line 12 "lazy_loops.tcpp"
+_tr, tascell::copy(used, 0, n), tascell::in(k), tascell::in(n), tascell::reduce<tascell::op::plus>(s), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, int * used, const int& k, const int& n, long& s) { [[maybe_unused]] int v = static_cast<int>(_ti);  {
+    if (used[v]) return  ;
+    const int& w = weights[v];
+    for (int r = 0; r < w; ++r) {
+      if (r + k > n) continue;
+      tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) {  {
+        s += search(_tc, used, n, k + 1);
+      } });
+    }
+  } }); };
+switch (_tsite) {
+case 0: tascell::detail::lazy_restore(_trec, used, n, k, s, _tr, _tk); _tgo(nullptr); break;
+case 1: { std::remove_reference_t<const int &>* _tref_w{}; int r{}; tascell::detail::lazy_restore(_trec, used, n, k, s, _tr, _tk, _tref_w, r); const int & w = *_tref_w; [[maybe_unused]] int v = static_cast<int>(_tr.first + _tk * _tr.step); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { do { { tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) { { 
+#line 18 "lazy_loops.tcpp"
+s += search__tascell_resume(_tc, _trec);
+
+#line 18 "lazy_loops.tcpp"
+
+      
+} });
+#line 19 "lazy_loops.tcpp"
+
+    
+} } while (0); for (++r; r < w; ++r) 
+#line 15 "lazy_loops.tcpp"
+{
+      if (r + k > n) continue;
+      tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) {  {
+        s += search(_tc, used, n, k + 1);
+      } });
+    }
+#line 20 "lazy_loops.tcpp"
+
+  
+} } while (0); }); break; }
+case 2: { std::remove_reference_t<const int &>* _tref_w{}; int r{}; tascell::detail::lazy_restore(_trec, used, n, k, s, _tr, _tk, _tref_w, r); const int & w = *_tref_w; [[maybe_unused]] int v = static_cast<int>(_tr.first + _tk * _tr.step); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { do { { tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) { { 
+#line 18 "lazy_loops.tcpp"
+
+      
+} });
+#line 19 "lazy_loops.tcpp"
+
+    
+} } while (0); for (++r; r < w; ++r) 
+#line 15 "lazy_loops.tcpp"
+{
+      if (r + k > n) continue;
+      tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) {  {
+        s += search(_tc, used, n, k + 1);
+      } });
+    }
+#line 20 "lazy_loops.tcpp"
+
+  
+} } while (0); }); break; }
+default: tascell::detail::lazy_bad_site(0 + _tsite);
+}
+#line 21 "lazy_loops.tcpp"
+
+  return s;
+
+}
+default: tascell::detail::lazy_bad_site(tascell::detail::lazy_site(_trec));
+}
+__builtin_unreachable();
+}
+#line 23 "lazy_loops.tcpp"
+
+
+      void paint(tascell::ctx, long *, long); static void paint__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); static inline void paint__tascell_body([[maybe_unused]] tascell::ctx _tc, long* a, long n) {
+  if (n == 1) {
+    a[0] += 1;
+    return;
+  }
+                   
+  { const tascell::range _tr = tascell::range::canonical(n, 0, -(n / 2), tascell::cmp::gt); for (std::int64_t _tk = 0; _tk < _tr.count; ++_tk) { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0, a, n, _tr, _tk); return; } [[maybe_unused]] long q = static_cast<long>(_tr.first + _tk * _tr.step); {
+    long j = 0;
+    while (j < 1) {
+      { paint__tascell_body(_tc, a + (q - 1) / 2 * 0, n / 2); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), std::tuple(a, n, _tr, _tk, j)); return; } }
+      ++j;
+    }
+  } } }
+} void paint(tascell::ctx _tc, long *_tp0, long _tp1) { paint__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] tascell::detail::lazy_bottom(_tc, &paint__tascell_resume); }
+static void paint__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
+switch (tascell::detail::lazy_site(_trec) >> 16) {
+case 0: { long * a{}; long n{}; tascell::range _tr{0, 0}; std::int64_t _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](auto&& _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
+#line 31 "lazy_loops.tcpp"
+_tr, tascell::shared(a), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, long * a, const long& n) { [[maybe_unused]] long q = static_cast<long>(_ti);  {
+    long j = 0;
+    while (j < 1) {
+      paint(_tc, a + (q - 1) / 2 * 0, n / 2);
+      ++j;
+    }
+  } }); };
+switch (_tsite) {
+case 0: tascell::detail::lazy_restore(_trec, a, n, _tr, _tk); _tgo(nullptr); break;
+case 1: { long j{}; tascell::detail::lazy_restore(_trec, a, n, _tr, _tk, j); [[maybe_unused]] long q = static_cast<long>(_tr.first + _tk * _tr.step); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { do { { 
+#line 34 "lazy_loops.tcpp"
+paint__tascell_resume(_tc, _trec);
+
+#line 34 "lazy_loops.tcpp"
+
+      ++j;
+    
+} } while (0); while (j < 1) 
+#line 33 "lazy_loops.tcpp"
+{
+      paint(_tc, a + (q - 1) / 2 * 0, n / 2);
+      ++j;
+    }
+#line 36 "lazy_loops.tcpp"
+
+  
+} } while (0); }); break; }
+case 2: { long j{}; tascell::detail::lazy_restore(_trec, a, n, _tr, _tk, j); [[maybe_unused]] long q = static_cast<long>(_tr.first + _tk * _tr.step); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { do { { 
+#line 34 "lazy_loops.tcpp"
+
+      ++j;
+    
+} } while (0); while (j < 1) 
+#line 33 "lazy_loops.tcpp"
+{
+      paint(_tc, a + (q - 1) / 2 * 0, n / 2);
+      ++j;
+    }
+#line 36 "lazy_loops.tcpp"
+
+  
+} } while (0); }); break; }
+default: tascell::detail::lazy_bad_site(0 + _tsite);
+}
+#line 37 "lazy_loops.tcpp"
+
+
+return;
+}
+default: tascell::detail::lazy_bad_site(tascell::detail::lazy_site(_trec));
+}
+__builtin_unreachable();
+}
+#line 38 "lazy_loops.tcpp"
+
+
+// A loop around the resume point can be left by break: it could not be
+// entered again in the middle of its body.
+      long breaks(tascell::ctx, int); static inline long breaks__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
+  if (n == 0) return 1;
+  long s = 0;
+                         
+  tascell::dowork_for(_tc, tascell::range::canonical(0, n, 1, tascell::cmp::lt), tascell::reduce<tascell::op::plus>(s), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, long& s, const int& n) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
+    for (int j = 0; j < 3; ++j) {
+      if (j > i) break;
+      s += breaks(_tc, n - 1);
+    }
+  } });
+  return s;
+} long breaks(tascell::ctx _tc, int _tp0) { return breaks__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }
+
+// An array is in scope at the resume point: it is no scalar.
+      long arrays(tascell::ctx, int); static inline long arrays__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
+  if (n == 0) return 1;
+  long s = 0;
+                         
+  tascell::dowork_for(_tc, tascell::range::canonical(0, n, 1, tascell::cmp::lt), tascell::in(n), tascell::reduce<tascell::op::plus>(s), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, const int& n, long& s) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
+    int t[2] = {i, n};
+    s += arrays(_tc, t[1] - 1);
+  } });
+  return s;
+} long arrays(tascell::ctx _tc, int _tp0) { return arrays__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }
+
+// A reference to a local object: a rebuilt frame's reference would point
+// into the frame that was unwound.
+      long local_ref(tascell::ctx, int); static inline long local_ref__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
+  if (n == 0) return 1;
+  long s = 0;
+                         
+  tascell::dowork_for(_tc, tascell::range::canonical(0, n, 1, tascell::cmp::lt), tascell::reduce<tascell::op::plus>(s), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, long& s, const int& n) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
+    const int& m = i;
+    s += local_ref(_tc, n - 1 + m * 0);
+  } });
+  return s;
+} long local_ref(tascell::ctx _tc, int _tp0) { return local_ref__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }

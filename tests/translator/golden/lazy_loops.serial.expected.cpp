@@ -1,0 +1,112 @@
+#include <cstdint>
+#include <optional>
+#include <unordered_map>
+namespace tascell {
+inline void cancel() {}
+inline bool cancelled() { return false; }
+inline int rank() { return 0; }
+inline int processes() { return 1; }
+inline bool is_root() { return true; }
+inline int workers() { return 1; }
+template <class T> class board {
+ public:
+  void publish(std::uint64_t key, const T& v) { values_[key] = v; }
+  void publish(const T& v) { publish(0, v); }
+  std::optional<T> read(std::uint64_t key = 0) const {
+    auto it = values_.find(key);
+    if (it == values_.end()) return std::nullopt;
+    return it->second;
+  }
+  void clear() { values_.clear(); }
+ private:
+  std::unordered_map<std::uint64_t, T> values_;
+};
+}
+#define TASCELL_EXCEPTION(Type) static_assert(true, "")
+template <class T, class U> inline bool tascell_serial_improve_min(T& best, const U& v) {
+  if (v < best) { best = static_cast<T>(v); return true; }
+  return false;
+}
+template <class T, class U> inline bool tascell_serial_improve_max(T& best, const U& v) {
+  if (best < v) { best = static_cast<T>(v); return true; }
+  return false;
+}
+#line 1 "lazy_loops.tcpp"
+// Lazy @dowork for loops (docs/language.md, "Lazy spawn points"): `search`
+// is lazy, with resume points under a nested loop, an if and a @wind, and
+// a reference in scope; `paint` is lazy with a void call statement under a
+// while loop. Each of the others keeps its eager spawn point, for the reason
+// its comment gives.
+inline const int weights[8] = {1, 2, 1, 2, 1, 2, 1, 2};
+
+      long search(int* used, int n, int k) {
+  if (k == n) return 1;
+  long s = 0;
+                                         
+  for (int v = 0; v < n; ++v) {
+    if (used[v]) continue;
+    const int& w = weights[v];
+    for (int r = 0; r < w; ++r) {
+      if (r + k > n) continue;
+      { used[v] = 1;  {
+        s += search(used, n, k + 1);
+      } used[v] = 0; }
+    }
+  }
+  return s;
+}
+
+      void paint(long* a, long n) {
+  if (n == 1) {
+    a[0] += 1;
+    return;
+  }
+                   
+  for (long q = n; q > 0; q -= n / 2) {
+    long j = 0;
+    while (j < 1) {
+      paint(a + (q - 1) / 2 * 0, n / 2);
+      ++j;
+    }
+  }
+}
+
+// A loop around the resume point can be left by break: it could not be
+// entered again in the middle of its body.
+      long breaks(int n) {
+  if (n == 0) return 1;
+  long s = 0;
+                         
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      if (j > i) break;
+      s += breaks(n - 1);
+    }
+  }
+  return s;
+}
+
+// An array is in scope at the resume point: it is no scalar.
+      long arrays(int n) {
+  if (n == 0) return 1;
+  long s = 0;
+                         
+  for (int i = 0; i < n; ++i) {
+    int t[2] = {i, n};
+    s += arrays(t[1] - 1);
+  }
+  return s;
+}
+
+// A reference to a local object: a rebuilt frame's reference would point
+// into the frame that was unwound.
+      long local_ref(int n) {
+  if (n == 0) return 1;
+  long s = 0;
+                         
+  for (int i = 0; i < n; ++i) {
+    const int& m = i;
+    s += local_ref(n - 1 + m * 0);
+  }
+  return s;
+}
