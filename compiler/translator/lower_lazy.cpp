@@ -596,7 +596,7 @@ std::string loop_case(lowering& l, const lazy_function::point& pt, std::size_t j
   const std::string frame = joined_names(pt.saved) + ", _tr, _tk";
   std::string s = declarations(l, pt.saved) + " tascell::range _tr{0, 0}; std::int64_t _tk{};" +
                   " const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff;" +
-                  " auto _tgo = [&](auto&& _tfirst) { tascell::detail::dowork_for_resume(" + ctx_name +
+                  " auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(" + ctx_name +
                   ", _tk, _tfirst, " +
                   line_directive(l, l.src.offset(llvm::cast<ForStmt>(pt.dowork->body)->getForLoc())) + options +
                   "_tr" + rest + "); };\nswitch (_tsite) {\ncase 0: tascell::detail::lazy_restore(_trec" + frame +
@@ -644,7 +644,7 @@ std::string resume_text(lowering& l, const lazy_function& f, const constructs& a
     if (pt.dowork) {
       std::string args = eager_arguments(l, *pt.dowork, all);
       if (args.empty()) return "";
-      s += " auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(" +
+      s += " auto _tgo = [&](std::int64_t _tk, tascell::detail::resume_first _tfirst) { tascell::detail::dowork_resume(" +
            std::string(ctx_name) + ", _tk, _tfirst, ";
       s += line_directive(l, l.src.offset(llvm::cast<CompoundStmt>(pt.dowork->body)->getLBracLoc())) + args +
            "); };";

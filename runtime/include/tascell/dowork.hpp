@@ -860,6 +860,39 @@ TASCELL_INLINE void split_parts(F&& f, First&& first, Rest&&... rest) {
   }
 }
 
+// What the owner of a rebuilt frame runs first (dowork_resume,
+// dowork_for_resume), or nothing: a resume function's cases pass their
+// different lambdas as this one type, so that the @dowork they rebuild is
+// one site (one kind, one copy of its code), as the eager @dowork's is. It
+// refers to the lambda, a temporary of the call it is passed to.
+class resume_first {
+ public:
+  resume_first(std::nullptr_t) {}
+  template <class F>
+    requires(!std::is_same_v<std::remove_cvref_t<F>, resume_first> && std::is_invocable_v<F&, ctx>)
+  resume_first(F&& f)
+      : fn_([](void* o, ctx c) { (*static_cast<std::remove_reference_t<F>*>(o))(c); }),
+        obj_(const_cast<void*>(static_cast<const void*>(std::addressof(f)))) {}
+  void operator()(ctx c) const { fn_(obj_, c); }
+  explicit operator bool() const { return fn_ != nullptr; }
+
+ private:
+  void (*fn_)(void*, ctx) = nullptr;
+  void* obj_ = nullptr;
+};
+
+// Calls f with first, or with nullptr when first is a resume_first that
+// holds nothing: the sites' resume() tells the two apart at compile time.
+template <class First, class F>
+TASCELL_INLINE void with_first(First&& first, F&& f) {
+  if constexpr (std::is_same_v<std::remove_cvref_t<First>, resume_first>) {
+    if (first) f(first);
+    else f(nullptr);
+  } else {
+    f(first);
+  }
+}
+
 // A lazy frame rebuilt (lazy.hpp, emitted by the translator's resume
 // functions): dowork_resume(c, k, first, [when(cond),] [common(...),]
 // part0, parts...). The owner is in part k: first(ctx) finishes it (the
@@ -872,10 +905,12 @@ void dowork_resume(ctx c, std::int64_t k, First&& first, A&&... a) {
       [&](const auto& o, const auto& co, const auto& ps) {
         static_assert(!has_priority<std::remove_cvref_t<decltype(o.priority)>>, "a lazy @dowork has no priority()");
         using site = typename parts_site_of<std::remove_cvref_t<decltype(co)>, std::remove_cvref_t<decltype(ps)>>::type;
-        if constexpr (std::is_null_pointer_v<std::remove_cvref_t<First>>)
-          site::resume(c, o.when, co, ps, k, [&](ctx in) { site::call_owner_at(k, ps, co, in); });
-        else
-          site::resume(c, o.when, co, ps, k, first);
+        with_first(first, [&](auto&& f) {
+          if constexpr (std::is_null_pointer_v<std::remove_cvref_t<decltype(f)>>)
+            site::resume(c, o.when, co, ps, k, [&](ctx in) { site::call_owner_at(k, ps, co, in); });
+          else
+            site::resume(c, o.when, co, ps, k, f);
+        });
       },
       std::forward<A>(a)...);
 }
@@ -895,7 +930,7 @@ template <class Prio, class Body, class First, class... C>
 void dowork_loop_resume(ctx c, const options<Prio>& o, range r, const std::tuple<C...>& cl, Body& body,
                         std::int64_t k, First&& first) {
   static_assert(!has_priority<Prio>, "a lazy @dowork for has no priority()");
-  loop_site<Prio, Body, C...>::resume(c, o.when, r, cl, body, k, first);
+  with_first(first, [&](auto&& f) { loop_site<Prio, Body, C...>::resume(c, o.when, r, cl, body, k, f); });
 }
 
 template <class First, class Prio, class... A>

@@ -17,7 +17,7 @@
 } long leaves(tascell::ctx _tc, int _tp0) { long _tr = leaves__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &leaves__tascell_resume); return _tr; }
 static long leaves__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
 switch (tascell::detail::lazy_site(_trec) >> 16) {
-case 0: { int depth{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, depth, a, b) & 0xffff; auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+case 0: { int depth{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, depth, a, b) & 0xffff; auto _tgo = [&](std::int64_t _tk, tascell::detail::resume_first _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
 #line 10 "headers.tcpp"
 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = leaves(_tc, depth - 1); }, 

@@ -16,7 +16,7 @@
 } long fib(tascell::ctx _tc, int _tp0) { long _tr = fib__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &fib__tascell_resume); return _tr; }
 static long fib__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
 switch (tascell::detail::lazy_site(_trec) >> 16) {
-case 0: { int n{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, n, a, b) & 0xffff; auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+case 0: { int n{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, n, a, b) & 0xffff; auto _tgo = [&](std::int64_t _tk, tascell::detail::resume_first _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
 #line 9 "lazy.tcpp"
 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = fib(_tc, n - 1); }, 
@@ -160,7 +160,7 @@ __builtin_unreachable();
 } void halve(tascell::ctx _tc, double *_tp0, long _tp1) { halve__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] tascell::detail::lazy_bottom(_tc, &halve__tascell_resume); }
 static void halve__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
 switch (tascell::detail::lazy_site(_trec) >> 16) {
-case 0: { double * a{}; long n{}; long h{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, a, n, h) & 0xffff; auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+case 0: { double * a{}; long n{}; long h{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, a, n, h) & 0xffff; auto _tgo = [&](std::int64_t _tk, tascell::detail::resume_first _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
 #line 93 "lazy.tcpp"
 
     [&]([[maybe_unused]] tascell::ctx _tc) { halve(_tc, a, h); }, 
@@ -186,7 +186,7 @@ default: if (_tsite % 2 != 0) tascell::detail::lazy_bad_site(0 + _tsite); _tgo(_
 
 return;
 }
-case 1: { double * a{}; long n{}; long h{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, a, n, h) & 0xffff; auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+case 1: { double * a{}; long n{}; long h{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, a, n, h) & 0xffff; auto _tgo = [&](std::int64_t _tk, tascell::detail::resume_first _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
 #line 97 "lazy.tcpp"
 
     [&]([[maybe_unused]] tascell::ctx _tc) { halve(_tc, a, h); }, 
@@ -228,7 +228,7 @@ __builtin_unreachable();
 } long cut(tascell::ctx _tc, int _tp0) { long _tr = cut__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &cut__tascell_resume); return _tr; }
 static long cut__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
 switch (tascell::detail::lazy_site(_trec) >> 16) {
-case 0: { int n{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, n, a, b) & 0xffff; auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+case 0: { int n{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, n, a, b) & 0xffff; auto _tgo = [&](std::int64_t _tk, tascell::detail::resume_first _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
 #line 108 "lazy.tcpp"
 tascell::when(static_cast<bool>(n > 20)), 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = cut(_tc, n - 1); }, 

@@ -25,7 +25,7 @@ inline const int weights[8] = {1, 2, 1, 2, 1, 2, 1, 2};
 } long search(tascell::ctx _tc, int *_tp0, int _tp1, int _tp2) { long _tr = search__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1), static_cast<decltype(_tp2)&&>(_tp2)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &search__tascell_resume); return _tr; }
 static long search__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
 switch (tascell::detail::lazy_site(_trec) >> 16) {
-case 0: { int * used{}; int n{}; int k{}; long s{}; tascell::range _tr{0, 0}; std::int64_t _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](auto&& _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
+case 0: { int * used{}; int n{}; int k{}; long s{}; tascell::range _tr{0, 0}; std::int64_t _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
 #line 12 "lazy_loops.tcpp"
 _tr, tascell::copy(used, 0, n), tascell::in(k), tascell::in(n), tascell::reduce<tascell::op::plus>(s), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, int * used, const int& k, const int& n, long& s) { [[maybe_unused]] int v = static_cast<int>(_ti);  {
     if (used[v]) return  ;
@@ -112,7 +112,7 @@ __builtin_unreachable();
 } void paint(tascell::ctx _tc, long *_tp0, long _tp1) { paint__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] tascell::detail::lazy_bottom(_tc, &paint__tascell_resume); }
 static void paint__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
 switch (tascell::detail::lazy_site(_trec) >> 16) {
-case 0: { long * a{}; long n{}; tascell::range _tr{0, 0}; std::int64_t _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](auto&& _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
+case 0: { long * a{}; long n{}; tascell::range _tr{0, 0}; std::int64_t _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
 #line 31 "lazy_loops.tcpp"
 _tr, tascell::shared(a), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, long * a, const long& n) { [[maybe_unused]] long q = static_cast<long>(_ti);  {
     long j = 0;

@@ -12,7 +12,7 @@
 } long fib(tascell::ctx _tc, int _tp0) { long _tr = fib__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &fib__tascell_resume); return _tr; }
 static long fib__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
 switch (tascell::detail::lazy_site(_trec) >> 16) {
-case 0: { int n{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, n, a, b) & 0xffff; auto _tgo = [&](std::int64_t _tk, auto&& _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+case 0: { int n{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, n, a, b) & 0xffff; auto _tgo = [&](std::int64_t _tk, tascell::detail::resume_first _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
 #line 5 "parts.tcpp"
 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = fib(_tc, n - 1); }, 
