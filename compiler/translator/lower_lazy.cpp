@@ -593,13 +593,13 @@ std::string rest_of_iteration(lowering& l, const lazy_function::inner& in, std::
 std::string loop_case(lowering& l, const lazy_function::point& pt, std::size_t j, const constructs& all) {
   std::string options, rest;
   if (!eager_for_arguments(l, *pt.dowork, pt.range, all, options, rest)) return "";
-  const std::string frame = joined_names(pt.saved) + ", _tr, _tk";
-  std::string s = declarations(l, pt.saved) + " tascell::range _tr{0, 0}; std::int64_t _tk{};" +
+  const std::string frame = joined_names(pt.saved) + ", _trf, _trn, _trs, _tk";
+  std::string s = declarations(l, pt.saved) + " std::int64_t _trf{}, _trn{}, _trs{}, _tk{};" +
                   " const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff;" +
                   " auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(" + ctx_name +
                   ", _tk, _tfirst, " +
                   line_directive(l, l.src.offset(llvm::cast<ForStmt>(pt.dowork->body)->getForLoc())) + options +
-                  "_tr" + rest + "); };\nswitch (_tsite) {\ncase 0: tascell::detail::lazy_restore(_trec" + frame +
+                  "tascell::range::of_count(_trf, _trn, _trs)" + rest + "); };\nswitch (_tsite) {\ncase 0: tascell::detail::lazy_restore(_trec" + frame +
                   "); _tgo(nullptr); break;";
   for (std::size_t m = 0; m < pt.inners.size(); ++m) {
     const lazy_function::inner& in = pt.inners[m];
@@ -611,7 +611,7 @@ std::string loop_case(lowering& l, const lazy_function::point& pt, std::size_t j
       s += "\ncase " + std::to_string(2 * m + (resumed ? 1 : 2)) + ": {" + declarations(l, vars) +
            " tascell::detail::lazy_restore(_trec" + frame + restored_names(vars) + ");" + bound_references(l, vars) +
            " [[maybe_unused]] " + type + " " + in.vars[0]->getNameAsString() + " = static_cast<" + type +
-           ">(_tr.first + _tk * _tr.step); _tgo([&]([[maybe_unused]] tascell::ctx " + ctx_name + ") { do { " +
+           ">(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx " + ctx_name + ") { do { " +
            iteration + " } while (0); }); break; }";
     }
   }
@@ -782,13 +782,14 @@ void lower_lazy_function(lowering& l, const lazy_function& f) {
       // (lower_wind, wind_exits).
       const auto* loop = llvm::cast<ForStmt>(d.body);
       const auto* var = llvm::cast<VarDecl>(llvm::cast<DeclStmt>(loop->getInit())->getSingleDecl());
-      const std::string type = l.value_type(var), frame = names + ", _tr, _tk";
+      const std::string type = l.value_type(var), frame = names + ", _trf, _trn, _trs, _tk";
       std::size_t b = l.src.offset(loop->getForLoc()), e = l.src.offset(loop->getRParenLoc()) + 1;
       l.edits.replace(b, e - b,
                       "{ const tascell::range _tr = " + pt.range +
-                          "; for (std::int64_t _tk = 0; _tk < _tr.count; ++_tk) { if (tascell::detail::lazy_poll(" +
+                          "; const std::int64_t _trf = _tr.first, _trn = _tr.count, _trs = _tr.step;"
+                          " for (std::int64_t _tk = 0; _tk < _trn; ++_tk) { if (tascell::detail::lazy_poll(" +
                           ctx_name + ")) [[unlikely]] { " + save_call(base, frame) + " " + ret + " } [[maybe_unused]] " + type + " " + var->getNameAsString() +
-                          " = static_cast<" + type + ">(_tr.first + _tk * _tr.step);",
+                          " = static_cast<" + type + ">(_trf + _tk * _trs);",
                       d.depth);
       l.edits.insert_close(l.src.end_of_stmt(loop->getBody()), " } }", d.depth);
       for (std::size_t m = 0; m < pt.inners.size(); ++m) {

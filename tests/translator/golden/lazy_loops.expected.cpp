@@ -11,13 +11,13 @@ inline const int weights[8] = {1, 2, 1, 2, 1, 2, 1, 2};
   if (k == n) return 1;
   long s = 0;
                                          
-  { const tascell::range _tr = tascell::range::canonical(0, n, 1, tascell::cmp::lt); for (std::int64_t _tk = 0; _tk < _tr.count; ++_tk) { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, 0, std::tuple(used, n, k, s, _tr, _tk)); return {}; } [[maybe_unused]] int v = static_cast<int>(_tr.first + _tk * _tr.step); {
+  { const tascell::range _tr = tascell::range::canonical(0, n, 1, tascell::cmp::lt); const std::int64_t _trf = _tr.first, _trn = _tr.count, _trs = _tr.step; for (std::int64_t _tk = 0; _tk < _trn; ++_tk) { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, 0, std::tuple(used, n, k, s, _trf, _trn, _trs, _tk)); return {}; } [[maybe_unused]] int v = static_cast<int>(_trf + _tk * _trs); {
     if (used[v]) continue;
     const int& w = weights[v];
     for (int r = 0; r < w; ++r) {
       if (r + k > n) continue;
       if (tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) -> bool {  {
-        { s += search__tascell_body(_tc, used, n, k + 1); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), std::tuple(used, n, k, s, _tr, _tk, __builtin_addressof(w), r)); return true; } }
+        { s += search__tascell_body(_tc, used, n, k + 1); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), std::tuple(used, n, k, s, _trf, _trn, _trs, _tk, __builtin_addressof(w), r)); return true; } }
       } return false; })) [[unlikely]] { return {}; }
     }
   } } }
@@ -25,9 +25,9 @@ inline const int weights[8] = {1, 2, 1, 2, 1, 2, 1, 2};
 } long search(tascell::ctx _tc, int *_tp0, int _tp1, int _tp2) { long _tr = search__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1), static_cast<decltype(_tp2)&&>(_tp2)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &search__tascell_resume); return _tr; }
 static long search__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
 switch (tascell::detail::lazy_site(_trec) >> 16) {
-case 0: { int * used{}; int n{}; int k{}; long s{}; tascell::range _tr{0, 0}; std::int64_t _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
+case 0: { int * used{}; int n{}; int k{}; long s{}; std::int64_t _trf{}, _trn{}, _trs{}, _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
 #line 12 "lazy_loops.tcpp"
-_tr, tascell::copy(used, 0, n), tascell::in(k), tascell::in(n), tascell::reduce<tascell::op::plus>(s), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, int * used, const int& k, const int& n, long& s) { [[maybe_unused]] int v = static_cast<int>(_ti);  {
+tascell::range::of_count(_trf, _trn, _trs), tascell::copy(used, 0, n), tascell::in(k), tascell::in(n), tascell::reduce<tascell::op::plus>(s), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, int * used, const int& k, const int& n, long& s) { [[maybe_unused]] int v = static_cast<int>(_ti);  {
     if (used[v]) return  ;
     const int& w = weights[v];
     for (int r = 0; r < w; ++r) {
@@ -38,8 +38,8 @@ _tr, tascell::copy(used, 0, n), tascell::in(k), tascell::in(n), tascell::reduce<
     }
   } }); };
 switch (_tsite) {
-case 0: tascell::detail::lazy_restore(_trec, used, n, k, s, _tr, _tk); _tgo(nullptr); break;
-case 1: { std::remove_reference_t<const int &>* _tref_w{}; int r{}; tascell::detail::lazy_restore(_trec, used, n, k, s, _tr, _tk, _tref_w, r); const int & w = *_tref_w; [[maybe_unused]] int v = static_cast<int>(_tr.first + _tk * _tr.step); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { do { { tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) { { 
+case 0: tascell::detail::lazy_restore(_trec, used, n, k, s, _trf, _trn, _trs, _tk); _tgo(nullptr); break;
+case 1: { std::remove_reference_t<const int &>* _tref_w{}; int r{}; tascell::detail::lazy_restore(_trec, used, n, k, s, _trf, _trn, _trs, _tk, _tref_w, r); const int & w = *_tref_w; [[maybe_unused]] int v = static_cast<int>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { do { { tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) { { 
 #line 18 "lazy_loops.tcpp"
 s += search__tascell_resume(_tc, _trec);
 
@@ -62,7 +62,7 @@ s += search__tascell_resume(_tc, _trec);
 
   
 } } while (0); }); break; }
-case 2: { std::remove_reference_t<const int &>* _tref_w{}; int r{}; tascell::detail::lazy_restore(_trec, used, n, k, s, _tr, _tk, _tref_w, r); const int & w = *_tref_w; [[maybe_unused]] int v = static_cast<int>(_tr.first + _tk * _tr.step); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { do { { tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) { { 
+case 2: { std::remove_reference_t<const int &>* _tref_w{}; int r{}; tascell::detail::lazy_restore(_trec, used, n, k, s, _trf, _trn, _trs, _tk, _tref_w, r); const int & w = *_tref_w; [[maybe_unused]] int v = static_cast<int>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { do { { tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) { { 
 #line 18 "lazy_loops.tcpp"
 
       
@@ -102,19 +102,19 @@ __builtin_unreachable();
     return;
   }
                    
-  { const tascell::range _tr = tascell::range::canonical(n, 0, -(n / 2), tascell::cmp::gt); for (std::int64_t _tk = 0; _tk < _tr.count; ++_tk) { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0, a, n, _tr, _tk); return; } [[maybe_unused]] long q = static_cast<long>(_tr.first + _tk * _tr.step); {
+  { const tascell::range _tr = tascell::range::canonical(n, 0, -(n / 2), tascell::cmp::gt); const std::int64_t _trf = _tr.first, _trn = _tr.count, _trs = _tr.step; for (std::int64_t _tk = 0; _tk < _trn; ++_tk) { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, 0, std::tuple(a, n, _trf, _trn, _trs, _tk)); return; } [[maybe_unused]] long q = static_cast<long>(_trf + _tk * _trs); {
     long j = 0;
     while (j < 1) {
-      { paint__tascell_body(_tc, a + (q - 1) / 2 * 0, n / 2); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), std::tuple(a, n, _tr, _tk, j)); return; } }
+      { paint__tascell_body(_tc, a + (q - 1) / 2 * 0, n / 2); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), std::tuple(a, n, _trf, _trn, _trs, _tk, j)); return; } }
       ++j;
     }
   } } }
 } void paint(tascell::ctx _tc, long *_tp0, long _tp1) { paint__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] tascell::detail::lazy_bottom(_tc, &paint__tascell_resume); }
 static void paint__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
 switch (tascell::detail::lazy_site(_trec) >> 16) {
-case 0: { long * a{}; long n{}; tascell::range _tr{0, 0}; std::int64_t _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
+case 0: { long * a{}; long n{}; std::int64_t _trf{}, _trn{}, _trs{}, _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
 #line 31 "lazy_loops.tcpp"
-_tr, tascell::shared(a), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, long * a, const long& n) { [[maybe_unused]] long q = static_cast<long>(_ti);  {
+tascell::range::of_count(_trf, _trn, _trs), tascell::shared(a), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, long * a, const long& n) { [[maybe_unused]] long q = static_cast<long>(_ti);  {
     long j = 0;
     while (j < 1) {
       paint(_tc, a + (q - 1) / 2 * 0, n / 2);
@@ -122,8 +122,8 @@ _tr, tascell::shared(a), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, s
     }
   } }); };
 switch (_tsite) {
-case 0: tascell::detail::lazy_restore(_trec, a, n, _tr, _tk); _tgo(nullptr); break;
-case 1: { long j{}; tascell::detail::lazy_restore(_trec, a, n, _tr, _tk, j); [[maybe_unused]] long q = static_cast<long>(_tr.first + _tk * _tr.step); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { do { { 
+case 0: tascell::detail::lazy_restore(_trec, a, n, _trf, _trn, _trs, _tk); _tgo(nullptr); break;
+case 1: { long j{}; tascell::detail::lazy_restore(_trec, a, n, _trf, _trn, _trs, _tk, j); [[maybe_unused]] long q = static_cast<long>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { do { { 
 #line 34 "lazy_loops.tcpp"
 paint__tascell_resume(_tc, _trec);
 
@@ -141,7 +141,7 @@ paint__tascell_resume(_tc, _trec);
 
   
 } } while (0); }); break; }
-case 2: { long j{}; tascell::detail::lazy_restore(_trec, a, n, _tr, _tk, j); [[maybe_unused]] long q = static_cast<long>(_tr.first + _tk * _tr.step); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { do { { 
+case 2: { long j{}; tascell::detail::lazy_restore(_trec, a, n, _trf, _trn, _trs, _tk, j); [[maybe_unused]] long q = static_cast<long>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { do { { 
 #line 34 "lazy_loops.tcpp"
 
       ++j;
