@@ -159,6 +159,13 @@ std::set<const FunctionDecl*> cancel_free(const lowering& l, const constructs& a
   return free;
 }
 
+// Whether a @task call other than `except` begins in [b, e).
+bool task_call_in(const lowering& l, const constructs& all, range r, const CallExpr* except = nullptr) {
+  for (const auto& c : all.calls)
+    if (c.call != except && r.has(l.src.offset(c.call->getBeginLoc()))) return true;
+  return false;
+}
+
 // Whether a @dowork has a priority() clause: priority decides which point
 // gives first, and a lazy @dowork has no point to rank. (The other clauses
 // say how a piece sees the frame, and the resume function's eager @dowork
@@ -182,7 +189,6 @@ bool cancel_free_call(const CallExpr* call, const constructs& all, const std::se
 struct candidate {
   const FunctionDecl* fn = nullptr;
   std::vector<lazy_function::point> points;
-  std::set<const VarDecl*> saved;  // every variable some resume point saves
 };
 
 // Whether the @dowork d, a top-level statement of its function, can be lazy:
@@ -296,11 +302,7 @@ class loop_walk {
 
  private:
   bool has_call(const Stmt* s) const {
-    if (!s) return false;
-    std::size_t b = l_.src.offset(s->getBeginLoc()), e = l_.src.end_of_stmt(s);
-    for (const auto& c : all_.calls)
-      if (range{b, e}.has(l_.src.offset(c.call->getBeginLoc()))) return true;
-    return false;
+    return s && task_call_in(l_, all_, {l_.src.offset(s->getBeginLoc()), l_.src.end_of_stmt(s)});
   }
   // A loop around a point is re-entered in the middle of its body: no
   // break may leave that body, and its header is re-emitted as written.
@@ -318,10 +320,7 @@ class loop_walk {
       if (v) in_scope.insert(v);
     const CallExpr* call = part_call(s, in_scope);
     if (!call || !cancel_free_call(call, all_, no_cancel_)) return nullptr;
-    std::size_t b = l_.src.offset(s->getBeginLoc()), e = l_.src.end_of_stmt(s);
-    for (const auto& c : all_.calls)
-      if (c.call != call && range{b, e}.has(l_.src.offset(c.call->getBeginLoc()))) return nullptr;
-    return call;
+    return task_call_in(l_, all_, {l_.src.offset(s->getBeginLoc()), l_.src.end_of_stmt(s)}, call) ? nullptr : call;
   }
   const lowering& l_;
   const constructs& all_;
@@ -340,9 +339,7 @@ bool lazy_loop(const lowering& l, const dowork_site& d, const constructs& all, c
   if (!f || d.depth != 0 || has_priority(d)) return false;
   pt.range = canonical_range(l, f);
   if (pt.range.empty()) return false;
-  range header{l.src.offset(f->getBeginLoc()), l.src.offset(f->getRParenLoc())};
-  for (const auto& c : all.calls)
-    if (header.has(l.src.offset(c.call->getBeginLoc()))) return false;
+  if (task_call_in(l, all, {l.src.offset(f->getBeginLoc()), l.src.offset(f->getRParenLoc())})) return false;
   const auto* var = llvm::cast<VarDecl>(llvm::cast<DeclStmt>(f->getInit())->getSingleDecl());
   loop_walk w(l, all, no_cancel, saved);
   w.declare(var);
@@ -414,16 +411,24 @@ bool analyse(const lowering& l, const FunctionDecl* f, const constructs& all,
   scan.TraverseStmt(const_cast<Stmt*>(f->getBody()));
   if (!scan.ok) return false;
   out.fn = f;
-  out.saved = saved;
   return true;
 }
 
-std::string joined_names(const std::vector<const VarDecl*>& saved) {
+// Saved variables (", a, b") as lazy_save takes them (a reference by its
+// address), and as the resume function restores them (a reference as a
+// pointer, bound after lazy_restore: declarations, bound_references).
+std::string saved_values(const std::vector<const VarDecl*>& vars) {
   std::string s;
-  for (const VarDecl* v : saved) s += ", " + v->getNameAsString();
+  for (const VarDecl* v : vars)
+    s += v->getType()->isReferenceType() ? ", __builtin_addressof(" + v->getNameAsString() + ")"
+                                         : ", " + v->getNameAsString();
   return s;
 }
-
+std::string restored_names(const std::vector<const VarDecl*>& vars) {
+  std::string s;
+  for (const VarDecl* v : vars) s += (v->getType()->isReferenceType() ? ", _tref_" : ", ") + v->getNameAsString();
+  return s;
+}
 // The call that saves a frame: its values (", a, b") by value, or, past
 // four of them, as one tuple (lazy.hpp: lazy_save_tuple).
 std::string save_call(const std::string& site, const std::string& values) {
@@ -465,14 +470,21 @@ std::string lowered(lowering& l, std::size_t b, std::size_t e, const constructs&
   return from == std::string::npos || to == std::string::npos ? "" : text.substr(from + 1, to - from - 1);
 }
 
-// The eager lowering of a @dowork, as the arguments of tascell::dowork.
-std::string eager_arguments(lowering& l, const dowork_site& d, const constructs& all) {
-  const auto* body = llvm::cast<CompoundStmt>(d.body);
-  std::string cut = lowered(l, l.src.offset(body->getLBracLoc()), l.src.end_of_stmt(body), all);
-  std::string head = std::string("tascell::dowork(") + ctx_name + ", ";
+// The eager lowering of the statement whose text is [b, e), a call
+// `tascell::<callee>(_tc, args);`: its args, or "" when it is not.
+std::string eager_arguments(lowering& l, std::size_t b, std::size_t e, const std::string& callee,
+                            const constructs& all) {
+  std::string cut = lowered(l, b, e, all);
+  std::string head = "tascell::" + callee + "(" + ctx_name + ", ";
   if (cut.compare(0, head.size(), head) != 0 || cut.size() < head.size() + 2 || cut.substr(cut.size() - 2) != ");")
     return "";
   return cut.substr(head.size(), cut.size() - head.size() - 2);
+}
+
+// The eager lowering of a @dowork, as the arguments of tascell::dowork.
+std::string eager_arguments(lowering& l, const dowork_site& d, const constructs& all) {
+  const auto* body = llvm::cast<CompoundStmt>(d.body);
+  return eager_arguments(l, l.src.offset(body->getLBracLoc()), l.src.end_of_stmt(body), "dowork", all);
 }
 
 // The eager lowering of a @dowork for, as the arguments of
@@ -481,15 +493,11 @@ std::string eager_arguments(lowering& l, const dowork_site& d, const constructs&
 bool eager_for_arguments(lowering& l, const dowork_site& d, const std::string& range_expr, const constructs& all,
                          std::string& options, std::string& rest) {
   const auto* loop = llvm::cast<ForStmt>(d.body);
-  std::string cut = lowered(l, l.src.offset(loop->getForLoc()), l.src.end_of_stmt(loop), all);
-  std::string head = std::string("tascell::dowork_for(") + ctx_name + ", ";
-  if (cut.compare(0, head.size(), head) != 0 || cut.size() < head.size() + 2 || cut.substr(cut.size() - 2) != ");")
-    return false;
-  std::size_t at = cut.find(range_expr, head.size());
+  std::string args = eager_arguments(l, l.src.offset(loop->getForLoc()), l.src.end_of_stmt(loop), "dowork_for", all);
+  std::size_t at = args.find(range_expr);
   if (at == std::string::npos) return false;
-  options = cut.substr(head.size(), at - head.size());
-  std::size_t from = at + range_expr.size();
-  rest = cut.substr(from, cut.size() - 2 - from);
+  options = args.substr(0, at);
+  rest = args.substr(at + range_expr.size());
   return true;
 }
 
@@ -500,21 +508,6 @@ std::vector<const VarDecl*> after_induction(const lazy_function::inner& in) {
   return {in.vars.begin() + 1, in.vars.end()};
 }
 
-// The variables of a loop's resume point as lazy_save takes them (a
-// reference by its address), as the resume function declares them (a
-// reference as a pointer, bound after lazy_restore) and restores them.
-std::string saved_values(const std::vector<const VarDecl*>& vars) {
-  std::string s;
-  for (const VarDecl* v : vars)
-    s += v->getType()->isReferenceType() ? ", __builtin_addressof(" + v->getNameAsString() + ")"
-                                         : ", " + v->getNameAsString();
-  return s;
-}
-std::string restored_names(const std::vector<const VarDecl*>& vars) {
-  std::string s;
-  for (const VarDecl* v : vars) s += (v->getType()->isReferenceType() ? ", _tref_" : ", ") + v->getNameAsString();
-  return s;
-}
 std::string declarations(const lowering& l, const std::vector<const VarDecl*>& vars) {
   std::string s;
   for (const VarDecl* v : vars)
@@ -593,7 +586,7 @@ std::string rest_of_iteration(lowering& l, const lazy_function::inner& in, std::
 std::string loop_case(lowering& l, const lazy_function::point& pt, std::size_t j, const constructs& all) {
   std::string options, rest;
   if (!eager_for_arguments(l, *pt.dowork, pt.range, all, options, rest)) return "";
-  const std::string frame = joined_names(pt.saved) + ", _trf, _trn, _trs, _tk";
+  const std::string frame = restored_names(pt.saved) + ", _trf, _trn, _trs, _tk";
   std::string s = declarations(l, pt.saved) + " std::int64_t _trf{}, _trn{}, _trs{}, _tk{};" +
                   " const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff;" +
                   " auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(" + ctx_name +
@@ -634,30 +627,29 @@ std::string resume_text(lowering& l, const lazy_function& f, const constructs& a
     if (!pt.range.empty()) {
       std::string c = loop_case(l, pt, j, all);
       if (c.empty()) return "";
-      std::size_t after = l.src.end_of_stmt(pt.stmt);
-      s += c + line_directive(l, after) + lowered(l, after, rbrace, all, true) + (is_void ? "\nreturn;\n}" : "\n}");
-      continue;
-    }
-    s += declarations(l, pt.saved);
-    s += " [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec" + joined_names(pt.saved) +
-         ") & 0xffff;";
-    if (pt.dowork) {
-      std::string args = eager_arguments(l, *pt.dowork, all);
-      if (args.empty()) return "";
-      s += " auto _tgo = [&](std::int64_t _tk, tascell::detail::resume_first _tfirst) { tascell::detail::dowork_resume(" +
-           std::string(ctx_name) + ", _tk, _tfirst, ";
-      s += line_directive(l, l.src.offset(llvm::cast<CompoundStmt>(pt.dowork->body)->getLBracLoc())) + args +
-           "); };";
-      s += "\nswitch (_tsite) {";
-      for (std::size_t k = 0; k < pt.parts.size(); ++k) {
-        if (!pt.parts[k].direct) continue;
-        s += "\ncase " + std::to_string(2 * k + 1) + ": _tgo(" + std::to_string(k) + ", [&]([[maybe_unused]] tascell::ctx " +
-             ctx_name + ") {" + resumed_call(l, pt.parts[k].stmt, pt.parts[k].call) + "}); break;";
-      }
-      s += "\ndefault: if (_tsite % 2 != 0) tascell::detail::lazy_bad_site(" + std::to_string(j << 16) +
-           " + _tsite); _tgo(_tsite / 2, nullptr); break;\n}";
+      s += c;
     } else {
-      s += resumed_call(l, pt.stmt, pt.call);
+      s += declarations(l, pt.saved);
+      s += " [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec" + restored_names(pt.saved) +
+           ") & 0xffff;";
+      if (pt.dowork) {
+        std::string args = eager_arguments(l, *pt.dowork, all);
+        if (args.empty()) return "";
+        s += " auto _tgo = [&](std::int64_t _tk, tascell::detail::resume_first _tfirst) { tascell::detail::dowork_resume(" +
+             std::string(ctx_name) + ", _tk, _tfirst, ";
+        s += line_directive(l, l.src.offset(llvm::cast<CompoundStmt>(pt.dowork->body)->getLBracLoc())) + args +
+             "); };";
+        s += "\nswitch (_tsite) {";
+        for (std::size_t k = 0; k < pt.parts.size(); ++k) {
+          if (!pt.parts[k].direct) continue;
+          s += "\ncase " + std::to_string(2 * k + 1) + ": _tgo(" + std::to_string(k) + ", [&]([[maybe_unused]] tascell::ctx " +
+               ctx_name + ") {" + resumed_call(l, pt.parts[k].stmt, pt.parts[k].call) + "}); break;";
+        }
+        s += "\ndefault: if (_tsite % 2 != 0) tascell::detail::lazy_bad_site(" + std::to_string(j << 16) +
+             " + _tsite); _tgo(_tsite / 2, nullptr); break;\n}";
+      } else {
+        s += resumed_call(l, pt.stmt, pt.call);
+      }
     }
     std::size_t after = l.src.end_of_stmt(pt.stmt);
     s += line_directive(l, after) + lowered(l, after, rbrace, all, true) + (is_void ? "\nreturn;\n}" : "\n}");
@@ -752,7 +744,7 @@ void lower_lazy_function(lowering& l, const lazy_function& f) {
   const std::string ret = unwind_return(f);
   for (std::size_t j = 0; j < f.points.size(); ++j) {
     const lazy_function::point& pt = f.points[j];
-    const std::string names = joined_names(pt.saved), base = std::to_string(j << 16);
+    const std::string names = saved_values(pt.saved), base = std::to_string(j << 16);
     auto save = [&](const std::string& site) {
       return save_call(site, names) + " " + ret;
     };

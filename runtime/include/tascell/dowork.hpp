@@ -926,23 +926,30 @@ TASCELL_INLINE void dowork_loop(ctx c, const options<Prio>& o, range r,
   site::exec(c, o, r, cl, body);
 }
 
+// The arguments of a @dowork for, [options,] range, clauses..., body,
+// handed to f(options, range, clauses, body) (dowork_for, dowork_for_resume).
+template <class F, class First, class... Rest>
+TASCELL_INLINE void split_loop(F&& f, First&& first, Rest&&... rest) {
+  if constexpr (is_options<std::remove_cvref_t<First>>::value) {
+    [&](range r, auto&&... a) TASCELL_LAMBDA_INLINE {
+      auto all = std::forward_as_tuple(std::forward<decltype(a)>(a)...);
+      constexpr std::size_t n = sizeof...(a);
+      static_assert(n >= 1, "dowork_for needs a body");
+      [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
+        auto cl = std::make_tuple(std::get<I>(all)...);
+        f(first, r, cl, std::get<n - 1>(all));
+      }(std::make_index_sequence<n - 1>{});
+    }(std::forward<Rest>(rest)...);
+  } else {
+    split_loop(f, options<>{}, std::forward<First>(first), std::forward<Rest>(rest)...);
+  }
+}
+
 template <class Prio, class Body, class First, class... C>
 void dowork_loop_resume(ctx c, const options<Prio>& o, range r, const std::tuple<C...>& cl, Body& body,
                         std::int64_t k, First&& first) {
   static_assert(!has_priority<Prio>, "a lazy @dowork for has no priority()");
   with_first(first, [&](auto&& f) { loop_site<Prio, Body, C...>::resume(c, o.when, r, cl, body, k, f); });
-}
-
-template <class First, class Prio, class... A>
-void dowork_for_resume_with(ctx c, std::int64_t k, First&& first, const options<Prio>& o, range r, A&&... a) {
-  auto all = std::forward_as_tuple(std::forward<A>(a)...);
-  constexpr std::size_t n = sizeof...(A);
-  static_assert(n >= 1, "dowork_for_resume needs a body");
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    auto cl = std::make_tuple(std::get<I>(all)...);
-    auto& body = std::get<n - 1>(all);
-    dowork_loop_resume(c, o, r, cl, body, k, first);
-  }(std::make_index_sequence<n - 1>{});
 }
 
 // A lazy frame rebuilt in a @dowork for (lazy.hpp, emitted by the
@@ -953,12 +960,13 @@ void dowork_for_resume_with(ctx c, std::int64_t k, First&& first, const options<
 // not started and runs as written. Iterations k+1.. can be given away, from
 // a point of the same kind as the loop's; with a false when(), the rest
 // runs as plain code.
-template <class First, class Opt, class... A>
-void dowork_for_resume(ctx c, std::int64_t k, First&& first, Opt&& o, A&&... a) {
-  if constexpr (is_options<std::remove_cvref_t<Opt>>::value)
-    dowork_for_resume_with(c, k, first, o, std::forward<A>(a)...);
-  else
-    dowork_for_resume_with(c, k, first, options<>{}, std::forward<Opt>(o), std::forward<A>(a)...);
+template <class First, class... A>
+void dowork_for_resume(ctx c, std::int64_t k, First&& first, A&&... a) {
+  split_loop(
+      [&](const auto& o, range r, const auto& cl, auto& body) {
+        dowork_loop_resume(c, o, r, cl, body, k, first);
+      },
+      std::forward<A>(a)...);
 }
 
 }  // namespace detail
@@ -974,23 +982,11 @@ TASCELL_INLINE void dowork(ctx c, First&& first, Rest&&... rest) {
 // @dowork for: dowork_for(c, [options,] range, clauses..., body)
 template <class First, class... Rest>
 TASCELL_INLINE void dowork_for(ctx c, First&& first, Rest&&... rest) {
-  if constexpr (detail::is_options<std::remove_cvref_t<First>>::value) {
-    dowork_for_with(c, first, std::forward<Rest>(rest)...);
-  } else {
-    dowork_for_with(c, options<>{}, std::forward<First>(first), std::forward<Rest>(rest)...);
-  }
-}
-
-template <class Prio, class... A>
-TASCELL_INLINE void dowork_for_with(ctx c, const options<Prio>& o, range r, A&&... a) {
-  auto all = std::forward_as_tuple(std::forward<A>(a)...);
-  constexpr std::size_t n = sizeof...(A);
-  static_assert(n >= 1, "dowork_for needs a body");
-  [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
-    auto cl = std::make_tuple(std::get<I>(all)...);
-    auto& body = std::get<n - 1>(all);
-    detail::dowork_loop(c, o, r, cl, body);
-  }(std::make_index_sequence<n - 1>{});
+  detail::split_loop(
+      [&](const auto& o, range r, const auto& cl, auto& body) TASCELL_LAMBDA_INLINE {
+        detail::dowork_loop(c, o, r, cl, body);
+      },
+      std::forward<First>(first), std::forward<Rest>(rest)...);
 }
 
 }  // namespace tascell
