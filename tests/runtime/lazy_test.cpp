@@ -265,26 +265,33 @@ TEST(Lazy, LoopsUnwindInsideAWindAndResumeTheirIteration) {
 // iteration k (first finishes it, or with nullptr iteration k runs as
 // written), iterations k+1.. run wherever they are given; those before k
 // do not run again. With a false when(), the rest runs as plain code.
+// Also with `first` passed as resume_first, as the translator's resume
+// functions pass it (one type for a lambda and for nothing).
 TEST(Lazy, DoworkForResumeRunsTheRestFromIterationK) {
-  for (bool when : {true, false}) {
-    for (std::int64_t k = 0; k < 6; ++k) {
-      for (bool with_first : {true, false}) {
-        std::int64_t out[6] = {-1, -1, -1, -1, -1, -1}, firsts = 0;
-        tascell::root([&](ctx c) {
-          auto go = [&](auto&& first) {
-            tascell::detail::dowork_for_resume(c, k, first, tascell::when(when), tascell::range(10, 22, 2),
-                                               tascell::shared(out),
-                                               [](ctx, std::int64_t i, std::int64_t* o) { o[(i - 10) / 2] = i; });
-          };
-          if (with_first) go([&](ctx) { ++firsts; });
-          else go(nullptr);
-          return 0;
-        });
-        for (std::int64_t i = 0; i < 6; ++i) {
-          std::int64_t want = i < k || (i == k && with_first) ? -1 : 10 + 2 * i;
-          EXPECT_EQ(out[i], want) << "iteration " << i << ", k " << k << ", when " << when << ", first " << with_first;
+  for (bool erased : {false, true}) {
+    for (bool when : {true, false}) {
+      for (std::int64_t k = 0; k < 6; ++k) {
+        for (bool with_first : {true, false}) {
+          std::int64_t out[6] = {-1, -1, -1, -1, -1, -1}, firsts = 0;
+          tascell::root([&](ctx c) {
+            auto go = [&](auto&& first) {
+              tascell::detail::dowork_for_resume(c, k, first, tascell::when(when), tascell::range(10, 22, 2),
+                                                 tascell::shared(out),
+                                                 [](ctx, std::int64_t i, std::int64_t* o) { o[(i - 10) / 2] = i; });
+            };
+            auto count = [&](ctx) { ++firsts; };
+            if (erased) go(with_first ? tascell::detail::resume_first(count) : tascell::detail::resume_first(nullptr));
+            else if (with_first) go(count);
+            else go(nullptr);
+            return 0;
+          });
+          for (std::int64_t i = 0; i < 6; ++i) {
+            std::int64_t want = i < k || (i == k && with_first) ? -1 : 10 + 2 * i;
+            EXPECT_EQ(out[i], want) << "iteration " << i << ", k " << k << ", when " << when << ", first "
+                                    << with_first << ", erased " << erased;
+          }
+          EXPECT_EQ(firsts, with_first ? 1 : 0);
         }
-        EXPECT_EQ(firsts, with_first ? 1 : 0);
       }
     }
   }
