@@ -764,6 +764,22 @@ void lower_lazy_function(lowering& l, const lazy_function& f) {
     }
     const dowork_site& d = *pt.dowork;
     l.erase_marker(d.marker, d.depth);
+    // if(cond), as the eager @dowork reads it: once where the @dowork
+    // starts. When false, the frame neither polls nor starts an unwinding
+    // (an eager one writes no point and never polls), but still saves
+    // itself when a callee unwinds. A rebuilt frame reads if() again (the
+    // eager @dowork's when(), dowork_resume): when false, the rest runs as
+    // plain code.
+    diagnostics discard("", "");
+    const std::string cond = parse_clauses(d.marker.clauses, d.marker.clauses_at, discard).condition;
+    const std::string when = "_tw" + std::to_string(j);
+    const std::string decl_when = cond.empty() ? "" : "const bool " + when + " = static_cast<bool>(" + cond + "); ";
+    const std::string poll = cond.empty() ? std::string("tascell::detail::lazy_poll(") + ctx_name + ")"
+                                          : when + " && tascell::detail::lazy_poll(" + ctx_name + ")";
+    const std::string check =
+        cond.empty() ? std::string("tascell::detail::lazy_check(") + ctx_name + ")"
+                     : when + " ? tascell::detail::lazy_check(" + ctx_name +
+                           ") : static_cast<int>(tascell::detail::lazy_unwound(" + ctx_name + "))";
     if (!pt.range.empty()) {
       // A @dowork for: a plain loop over the iterations of its range,
       // computed once as the eager lowering does, which polls where each
@@ -777,10 +793,9 @@ void lower_lazy_function(lowering& l, const lazy_function& f) {
       const std::string type = l.value_type(var), frame = names + ", _trf, _trn, _trs, _tk";
       std::size_t b = l.src.offset(loop->getForLoc()), e = l.src.offset(loop->getRParenLoc()) + 1;
       l.edits.replace(b, e - b,
-                      "{ const tascell::range _tr = " + pt.range +
+                      "{ " + decl_when + "const tascell::range _tr = " + pt.range +
                           "; const std::int64_t _trf = _tr.first, _trn = _tr.count, _trs = _tr.step;"
-                          " for (std::int64_t _tk = 0; _tk < _trn; ++_tk) { if (tascell::detail::lazy_poll(" +
-                          ctx_name + ")) [[unlikely]] { " + save_call(base, frame) + " " + ret + " } [[maybe_unused]] " + type + " " + var->getNameAsString() +
+                          " for (std::int64_t _tk = 0; _tk < _trn; ++_tk) { if (" + poll + ") [[unlikely]] { " + save_call(base, frame) + " " + ret + " } [[maybe_unused]] " + type + " " + var->getNameAsString() +
                           " = static_cast<" + type + ">(_trf + _tk * _trs);",
                       d.depth);
       l.edits.insert_close(l.src.end_of_stmt(loop->getBody()), " } }", d.depth);
@@ -793,21 +808,15 @@ void lower_lazy_function(lowering& l, const lazy_function& f) {
         // deeper than any construct closing at the same offset.
         l.edits.insert_open(l.src.offset(in.stmt->getBeginLoc()), "{ ", d.depth);
         l.edits.insert_close(l.src.end_of_stmt(in.stmt),
-                             std::string(" if (int _tlz = tascell::detail::lazy_check(") + ctx_name +
-                                 ")) [[unlikely]] { " + save_call(site, frame + saved_values(after_induction(in))) + " " +
+                             " if (int _tlz = " + check + ") [[unlikely]] { " + save_call(site, frame + saved_values(after_induction(in))) + " " +
                                  (in.winds.empty() ? ret : "return true;") + " } }",
                              1000);
       }
       continue;
     }
     const auto* body = llvm::cast<CompoundStmt>(d.body);
-    // if(cond) needs nothing here: a lazy @dowork writes no point either
-    // way. It is evaluated when the frame is rebuilt (the eager @dowork's
-    // when(), dowork_resume): when false, the rest runs as plain code.
     l.edits.replace(l.src.offset(body->getLBracLoc()), 1,
-                    std::string("{ if (tascell::detail::lazy_poll(") + ctx_name + ")) [[unlikely]] { " + save(base) +
-                        " }",
-                    d.depth);
+                    "{ " + decl_when + "if (" + poll + ") [[unlikely]] { " + save(base) + " }", d.depth);
     const std::size_t n = pt.parts.size();
     for (std::size_t k = 0; k < n; ++k) {
       const lazy_function::part& p = pt.parts[k];
@@ -817,9 +826,7 @@ void lower_lazy_function(lowering& l, const lazy_function& f) {
       std::string site = "(_tlz == 1 ? " + base + " + " + std::to_string(2 * k + 1) + " : " + base + " + " +
                          std::to_string(2 * k + 2) + ")";
       l.edits.insert_close(l.src.end_of_stmt(p.stmt),
-                           std::string(" if (int _tlz = tascell::detail::lazy_check(") + ctx_name +
-                               ")) [[unlikely]] { " + save(site) + " }",
-                           d.depth);
+                           " if (int _tlz = " + check + ") [[unlikely]] { " + save(site) + " }", d.depth);
     }
   }
 }

@@ -220,9 +220,9 @@ __builtin_unreachable();
       long cut(tascell::ctx, int); static long cut__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); static inline long cut__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
   if (n < 2) return n;
   long a = 0, b = 0;
-                     { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0, n, a, b); return {}; }
-    a = cut__tascell_body(_tc, n - 1); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), n, a, b); return {}; }
-    b = cut__tascell_body(_tc, n - 2); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 3 : 0 + 4), n, a, b); return {}; }
+                     { const bool _tw0 = static_cast<bool>(n > 20); if (_tw0 && tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0, n, a, b); return {}; }
+    a = cut__tascell_body(_tc, n - 1); if (int _tlz = _tw0 ? tascell::detail::lazy_check(_tc) : static_cast<int>(tascell::detail::lazy_unwound(_tc))) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), n, a, b); return {}; }
+    b = cut__tascell_body(_tc, n - 2); if (int _tlz = _tw0 ? tascell::detail::lazy_check(_tc) : static_cast<int>(tascell::detail::lazy_unwound(_tc))) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 3 : 0 + 4), n, a, b); return {}; }
   }
   return a + b;
 } long cut(tascell::ctx _tc, int _tp0) { long _tr = cut__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &cut__tascell_resume); return _tr; }

@@ -3,7 +3,7 @@
 // Lazy @dowork for loops (docs/language.md, "Lazy spawn points"): `search`
 // is lazy, with resume points under a nested loop, an if and a @wind, and
 // a reference in scope; `paint` is lazy with a void call statement under a
-// while loop. Each of the others keeps its eager spawn point, for the reason
+// while loop; `count` is lazy under an if() cutoff. Each of the others keeps its eager spawn point, for the reason
 // its comment gives.
 inline const int weights[8] = {1, 2, 1, 2, 1, 2, 1, 2};
 
@@ -168,6 +168,60 @@ default: tascell::detail::lazy_bad_site(tascell::detail::lazy_site(_trec));
 __builtin_unreachable();
 }
 #line 38 "lazy_loops.tcpp"
+
+
+// A cutoff: if() is read once where the loop starts; below the cutoff the
+// loop neither polls nor starts an unwinding, and after each call looks
+// only whether the callee unwinds.
+      long count(tascell::ctx, int); static long count__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); static inline long count__tascell_body([[maybe_unused]] tascell::ctx _tc, int d) {
+  if (d == 0) return 1;
+  long s = 0;
+                                   
+  { const bool _tw0 = static_cast<bool>(d > 4); const tascell::range _tr = tascell::range::canonical(0, 2, 1, tascell::cmp::lt); const std::int64_t _trf = _tr.first, _trn = _tr.count, _trs = _tr.step; for (std::int64_t _tk = 0; _tk < _trn; ++_tk) { if (_tw0 && tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, 0, std::tuple(d, s, _trf, _trn, _trs, _tk)); return {}; } [[maybe_unused]] int i = static_cast<int>(_trf + _tk * _trs); {
+    long t = 0;
+    { t = count__tascell_body(_tc, d - 1); if (int _tlz = _tw0 ? tascell::detail::lazy_check(_tc) : static_cast<int>(tascell::detail::lazy_unwound(_tc))) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), std::tuple(d, s, _trf, _trn, _trs, _tk, t)); return {}; } }
+    s += t;
+  } } }
+  return s;
+} long count(tascell::ctx _tc, int _tp0) { long _tr = count__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &count__tascell_resume); return _tr; }
+static long count__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
+switch (tascell::detail::lazy_site(_trec) >> 16) {
+case 0: { int d{}; long s{}; std::int64_t _trf{}, _trn{}, _trs{}, _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
+#line 47 "lazy_loops.tcpp"
+tascell::when(static_cast<bool>(d > 4)), tascell::range::of_count(_trf, _trn, _trs), tascell::in(d), tascell::reduce<tascell::op::plus>(s), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, const int& d, long& s) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
+    long t = 0;
+    t = count(_tc, d - 1);
+    s += t;
+  } }); };
+switch (_tsite) {
+case 0: tascell::detail::lazy_restore(_trec, d, s, _trf, _trn, _trs, _tk); _tgo(nullptr); break;
+case 1: { long t{}; tascell::detail::lazy_restore(_trec, d, s, _trf, _trn, _trs, _tk, t); [[maybe_unused]] int i = static_cast<int>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { 
+#line 49 "lazy_loops.tcpp"
+t = count__tascell_resume(_tc, _trec);
+
+#line 49 "lazy_loops.tcpp"
+
+    s += t;
+  
+} } while (0); }); break; }
+case 2: { long t{}; tascell::detail::lazy_restore(_trec, d, s, _trf, _trn, _trs, _tk, t); [[maybe_unused]] int i = static_cast<int>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { 
+#line 49 "lazy_loops.tcpp"
+
+    s += t;
+  
+} } while (0); }); break; }
+default: tascell::detail::lazy_bad_site(0 + _tsite);
+}
+#line 51 "lazy_loops.tcpp"
+
+  return s;
+
+}
+default: tascell::detail::lazy_bad_site(tascell::detail::lazy_site(_trec));
+}
+__builtin_unreachable();
+}
+#line 53 "lazy_loops.tcpp"
 
 
 // A loop around the resume point can be left by break: it could not be

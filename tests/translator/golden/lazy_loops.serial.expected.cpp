@@ -35,7 +35,7 @@ template <class T, class U> inline bool tascell_serial_improve_max(T& best, cons
 // Lazy @dowork for loops (docs/language.md, "Lazy spawn points"): `search`
 // is lazy, with resume points under a nested loop, an if and a @wind, and
 // a reference in scope; `paint` is lazy with a void call statement under a
-// while loop. Each of the others keeps its eager spawn point, for the reason
+// while loop; `count` is lazy under an if() cutoff. Each of the others keeps its eager spawn point, for the reason
 // its comment gives.
 inline const int weights[8] = {1, 2, 1, 2, 1, 2, 1, 2};
 
@@ -69,6 +69,21 @@ inline const int weights[8] = {1, 2, 1, 2, 1, 2, 1, 2};
       ++j;
     }
   }
+}
+
+// A cutoff: if() is read once where the loop starts; below the cutoff the
+// loop neither polls nor starts an unwinding, and after each call looks
+// only whether the callee unwinds.
+      long count(int d) {
+  if (d == 0) return 1;
+  long s = 0;
+                                   { static_cast<void>(sizeof(d > 4)); 
+  for (int i = 0; i < 2; ++i) {
+    long t = 0;
+    t = count(d - 1);
+    s += t;
+  } }
+  return s;
 }
 
 // A loop around the resume point can be left by break: it could not be
