@@ -2,9 +2,12 @@
 // serve.cpp.
 #include "tascell/lazy.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <utility>
+#include <vector>
 
 #include "runtime.hpp"
 #include "worker.hpp"
@@ -19,9 +22,28 @@ unsigned char* lazy_push(ctx c, std::size_t bytes) {
   return w->lazy_bytes.data() + at;
 }
 
+namespace {
+
+// The frames saved in bytes: records back to back, each ending with its
+// trailer.
+std::int64_t frames_in(const std::vector<unsigned char>& bytes) {
+  std::int64_t n = 0;
+  for (std::size_t end = bytes.size(); end >= sizeof(lazy_trailer); ++n) {
+    lazy_trailer t;
+    std::memcpy(&t, bytes.data() + end - sizeof t, sizeof t);
+    if (t.size + sizeof t > end) lazy_corrupt(t.size + sizeof t, end);
+    end -= t.size + sizeof t;
+  }
+  return n;
+}
+
+}  // namespace
+
 lazy_records lazy_take(ctx c) {
   worker_impl* w = impl(c);
   w->lazy_unwinding = false;
+  if (w->tracing) [[unlikely]]
+    w->note(trace_type::rebuild, 0, 0, frames_in(w->lazy_bytes));
   lazy_records r{std::move(w->lazy_bytes)};
   w->lazy_bytes = {};
   return r;

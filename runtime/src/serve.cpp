@@ -269,6 +269,7 @@ bool lazy_serve(ctx c) {
     w->lazy_unwinding = true;
     w->attention.store(1, std::memory_order_relaxed);
     w->stats.lazy_unwinds++;
+    w->note(trace_type::unwind);
     return true;
   }
   run_ready_fiber(w, c);

@@ -138,6 +138,14 @@ std::string write_trace(const std::string& path, int rank, int processes, const 
           instant(r, "resume");
           std::fprintf(f, "\"fiber\":%d}}", r.a);
           break;
+        case trace_type::unwind:
+          instant(r, "unwind");
+          std::fprintf(f, "}}");
+          break;
+        case trace_type::rebuild:
+          instant(r, "rebuild");
+          std::fprintf(f, "\"frames\":%lld}}", static_cast<long long>(r.b));
+          break;
         case trace_type::send:
         case trace_type::recv:
           instant(r, r.type == trace_type::send ? "send" : "recv");

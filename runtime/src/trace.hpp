@@ -33,6 +33,8 @@ enum class trace_type : std::uint8_t {
   stop,       // b: pieces told to stop
   suspend,    // TASCELL_WAIT=suspend: a: the fiber that waits now; b: at a join 0, at a poll 1, idle 2
   resume,     // a: the fiber that runs now
+  unwind,     // lazy frames start to unwind for a request (tascell/lazy.hpp)
+  rebuild,    // the frames unwound are rebuilt (the request is served next): b: frames
   // The message thread.
   send,       // a: to rank; b: messages; c: bytes
   recv,       // a: from rank; b: messages; c: bytes

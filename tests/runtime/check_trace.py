@@ -18,7 +18,8 @@ Checks:
   such piece starts after it was given (the clocks are aligned); each was
   seen arriving by the message thread of the process that ran it;
 - the counts agree with TASCELL_STATS, summed over root calls and processes
-  (pieces given, requests sent and refused, joins suspended), and the "all"
+  (pieces given, requests sent and refused, joins suspended, lazy frames'
+  unwindings and the frames they rebuilt), and the "all"
   rows rank 0 prints are the sums of the processes' rows; no more
   suspensions than resumptions (TASCELL_WAIT=suspend).
 
@@ -113,6 +114,7 @@ def main():
     arrived = collections.Counter()
     shared_asks = collections.Counter()  # by process: requests posted through shared memory
     sent = recvd = 0
+    rebuilt_frames = 0
     thread_names, process_names = {}, set()
     for e in events:
         track = (e.get("pid"), e.get("tid"))
@@ -137,6 +139,8 @@ def main():
                 sent += e["args"]["messages"]
             elif e["name"] == "recv":
                 recvd += e["args"]["messages"]
+            elif e["name"] == "rebuild":
+                rebuilt_frames += e["args"]["frames"]
 
     for track in spans:
         if track not in thread_names or track[0] not in process_names:
@@ -204,6 +208,15 @@ def main():
     suspends = sum(r["suspend"] for r in totals)
     if instants["suspend"] != suspends:
         problems.append("%d suspensions, but TASCELL_STATS counts %d" % (instants["suspend"], suspends))
+    lazy = [tuple(map(int, m)) for m in re.findall(
+        r"lazy frames: (\d+) requests made them unwind, (\d+) frames saved and rebuilt", p.stderr)]
+    unwinds, frames = sum(x[0] for x in lazy), sum(x[1] for x in lazy)
+    if instants["unwind"] != unwinds:
+        problems.append("%d unwindings, but TASCELL_STATS counts %d" % (instants["unwind"], unwinds))
+    if instants["rebuild"] != instants["unwind"]:
+        problems.append("%d unwindings but %d rebuilds" % (instants["unwind"], instants["rebuild"]))
+    if rebuilt_frames != frames:
+        problems.append("%d frames rebuilt, but TASCELL_STATS counts %d saved" % (rebuilt_frames, frames))
     # Every fiber that waited went on again before the end of its root call
     # (a fiber's first start is noted as a resume too).
     if instants["resume"] < instants["suspend"]:
