@@ -279,11 +279,10 @@ class loop_walk {
           if (const auto* v = llvm::dyn_cast<VarDecl>(d)) declare(v);
       walk(f->getBody());
       vars_.resize(vars);
-      loop_exits(f->getBody(), f->getConditionVariable() != nullptr || has_call(f->getCond()) || has_call(f->getInc()),
-                 before);
+      loop_header(f->getConditionVariable() != nullptr || has_call(f->getCond()) || has_call(f->getInc()), before);
     } else if (const auto* w = llvm::dyn_cast<WhileStmt>(s)) {
       walk(w->getBody());
-      loop_exits(w->getBody(), w->getConditionVariable() != nullptr || has_call(w->getCond()), before);
+      loop_header(w->getConditionVariable() != nullptr || has_call(w->getCond()), before);
     } else if (const auto* i = llvm::dyn_cast<IfStmt>(s)) {
       walk(i->getThen());
       if (i->getElse()) walk(i->getElse());
@@ -304,10 +303,11 @@ class loop_walk {
   bool has_call(const Stmt* s) const {
     return s && task_call_in(l_, all_, {l_.src.offset(s->getBeginLoc()), l_.src.end_of_stmt(s)});
   }
-  // A loop around a point is re-entered in the middle of its body: no
-  // break may leave that body, and its header is re-emitted as written.
-  void loop_exits(const Stmt* body, bool header_needs_care, std::size_t before) {
-    if (found.size() > before && (header_needs_care || !find_exits(body).breaks.empty())) ok = false;
+  // A loop around a point is re-entered in the middle of its body, and its
+  // header is re-emitted as written (rest_of_iteration): no call or
+  // condition variable in it.
+  void loop_header(bool needs_care, std::size_t before) {
+    if (found.size() > before && needs_care) ok = false;
   }
   const wind_site* wind_of(const Stmt* s) const {
     for (const auto& w : all_.winds)
@@ -538,10 +538,14 @@ std::string resumed_call(const lowering& l, const Stmt* stmt, const CallExpr* ca
 // What is left of a loop's iteration at its resume point `in`, from the
 // statement in.path[k] on, as eager code: the statement (with its call
 // resumed, or, `resumed` false, done), the rest of each block around it, a
-// loop around it finished (`do { rest } while (0)`: a continue ends the
-// iteration) and then run on as written, each @wind around it entered
-// again (its before run again: the unwinding ran its after). "" when a
-// @wind cannot be lowered.
+// loop around it finished and then run on as written, each @wind around it
+// entered again (its before run again: the unwinding ran its after). ""
+// when a @wind cannot be lowered.
+//
+// The rest of a loop's iteration runs as the body of a loop of one turn,
+// `for (; _tbK < 1; ++_tbK) { rest }`, so that its continue ends the
+// iteration (_tbK becomes 1: the loop runs on from its increment) and its
+// break leaves it (_tbK stays 0: the loop is done).
 std::string rest_of_iteration(lowering& l, const lazy_function::inner& in, std::size_t k, bool resumed,
                               const constructs& all) {
   const Stmt* s = in.path[k];
@@ -563,11 +567,16 @@ std::string rest_of_iteration(lowering& l, const lazy_function::inner& in, std::
     return "{ " + inner + line_directive(l, after) +
            lowered(l, after, l.src.offset(c->getRBracLoc()), all, true) + "\n}";
   }
+  const std::string turn = "_tb" + std::to_string(k);
+  auto one_turn = [&](const std::string& then) {
+    return "{ int " + turn + " = 0; for (; " + turn + " < 1; ++" + turn + ") { " + inner + " } if (" + turn +
+           " == 1) " + then + " }";
+  };
   if (const auto* f = llvm::dyn_cast<ForStmt>(s))
-    return "do { " + inner + " } while (0); for (" + expr(f->getInc()) + "; " + expr(f->getCond()) + "; " +
-           expr(f->getInc()) + ") " + whole(f->getBody());
+    return one_turn("for (" + expr(f->getInc()) + "; " + expr(f->getCond()) + "; " + expr(f->getInc()) + ") " +
+                    whole(f->getBody()));
   if (const auto* w = llvm::dyn_cast<WhileStmt>(s))
-    return "do { " + inner + " } while (0); while (" + expr(w->getCond()) + ") " + whole(w->getBody());
+    return one_turn("while (" + expr(w->getCond()) + ") " + whole(w->getBody()));
   if (llvm::isa<IfStmt>(s)) return "{ " + inner + " }";
   for (const wind_site* w : in.winds)
     if (w->stmt == s) {

@@ -3,8 +3,9 @@
 // Lazy @dowork for loops (docs/language.md, "Lazy spawn points"): `search`
 // is lazy, with resume points under a nested loop, an if and a @wind, and
 // a reference in scope; `paint` is lazy with a void call statement under a
-// while loop; `count` is lazy under an if() cutoff. Each of the others keeps its eager spawn point, for the reason
-// its comment gives.
+// while loop; `count` is lazy under an if() cutoff; `breaks` is lazy with
+// break and continue in the loop around its resume point. Each of the
+// others keeps its eager spawn point, for the reason its comment gives.
 inline const int weights[8] = {1, 2, 1, 2, 1, 2, 1, 2};
 
       long search(tascell::ctx, int *, int, int); static long search__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); static inline long search__tascell_body([[maybe_unused]] tascell::ctx _tc, int* used, int n, int k) {
@@ -26,7 +27,7 @@ inline const int weights[8] = {1, 2, 1, 2, 1, 2, 1, 2};
 static long search__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
 switch (tascell::detail::lazy_site(_trec) >> 16) {
 case 0: { int * used{}; int n{}; int k{}; long s{}; std::int64_t _trf{}, _trn{}, _trs{}, _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
-#line 12 "lazy_loops.tcpp"
+#line 13 "lazy_loops.tcpp"
 tascell::range::of_count(_trf, _trn, _trs), tascell::copy(used, 0, n), tascell::in(k), tascell::in(n), tascell::reduce<tascell::op::plus>(s), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, int * used, const int& k, const int& n, long& s) { [[maybe_unused]] int v = static_cast<int>(_ti);  {
     if (used[v]) return  ;
     const int& w = weights[v];
@@ -39,52 +40,52 @@ tascell::range::of_count(_trf, _trn, _trs), tascell::copy(used, 0, n), tascell::
   } }); };
 switch (_tsite) {
 case 0: tascell::detail::lazy_restore(_trec, used, n, k, s, _trf, _trn, _trs, _tk); _tgo(nullptr); break;
-case 1: { std::remove_reference_t<const int &>* _tref_w{}; int r{}; tascell::detail::lazy_restore(_trec, used, n, k, s, _trf, _trn, _trs, _tk, _tref_w, r); const int & w = *_tref_w; [[maybe_unused]] int v = static_cast<int>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { do { { tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) { { 
-#line 18 "lazy_loops.tcpp"
+case 1: { std::remove_reference_t<const int &>* _tref_w{}; int r{}; tascell::detail::lazy_restore(_trec, used, n, k, s, _trf, _trn, _trs, _tk, _tref_w, r); const int & w = *_tref_w; [[maybe_unused]] int v = static_cast<int>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { { int _tb1 = 0; for (; _tb1 < 1; ++_tb1) { { tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) { { 
+#line 19 "lazy_loops.tcpp"
 s += search__tascell_resume(_tc, _trec);
 
-#line 18 "lazy_loops.tcpp"
+#line 19 "lazy_loops.tcpp"
 
       
 } });
-#line 19 "lazy_loops.tcpp"
+#line 20 "lazy_loops.tcpp"
 
     
-} } while (0); for (++r; r < w; ++r) 
-#line 15 "lazy_loops.tcpp"
+} } if (_tb1 == 1) for (++r; r < w; ++r) 
+#line 16 "lazy_loops.tcpp"
 {
       if (r + k > n) continue;
       tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) {  {
         s += search(_tc, used, n, k + 1);
       } });
-    }
-#line 20 "lazy_loops.tcpp"
+    } }
+#line 21 "lazy_loops.tcpp"
 
   
 } } while (0); }); break; }
-case 2: { std::remove_reference_t<const int &>* _tref_w{}; int r{}; tascell::detail::lazy_restore(_trec, used, n, k, s, _trf, _trn, _trs, _tk, _tref_w, r); const int & w = *_tref_w; [[maybe_unused]] int v = static_cast<int>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { do { { tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) { { 
-#line 18 "lazy_loops.tcpp"
+case 2: { std::remove_reference_t<const int &>* _tref_w{}; int r{}; tascell::detail::lazy_restore(_trec, used, n, k, s, _trf, _trn, _trs, _tk, _tref_w, r); const int & w = *_tref_w; [[maybe_unused]] int v = static_cast<int>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { { int _tb1 = 0; for (; _tb1 < 1; ++_tb1) { { tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) { { 
+#line 19 "lazy_loops.tcpp"
 
       
 } });
-#line 19 "lazy_loops.tcpp"
+#line 20 "lazy_loops.tcpp"
 
     
-} } while (0); for (++r; r < w; ++r) 
-#line 15 "lazy_loops.tcpp"
+} } if (_tb1 == 1) for (++r; r < w; ++r) 
+#line 16 "lazy_loops.tcpp"
 {
       if (r + k > n) continue;
       tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) {  {
         s += search(_tc, used, n, k + 1);
       } });
-    }
-#line 20 "lazy_loops.tcpp"
+    } }
+#line 21 "lazy_loops.tcpp"
 
   
 } } while (0); }); break; }
 default: tascell::detail::lazy_bad_site(0 + _tsite);
 }
-#line 21 "lazy_loops.tcpp"
+#line 22 "lazy_loops.tcpp"
 
   return s;
 
@@ -93,7 +94,7 @@ default: tascell::detail::lazy_bad_site(tascell::detail::lazy_site(_trec));
 }
 __builtin_unreachable();
 }
-#line 23 "lazy_loops.tcpp"
+#line 24 "lazy_loops.tcpp"
 
 
       void paint(tascell::ctx, long *, long); static void paint__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); static inline void paint__tascell_body([[maybe_unused]] tascell::ctx _tc, long* a, long n) {
@@ -113,7 +114,7 @@ __builtin_unreachable();
 static void paint__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
 switch (tascell::detail::lazy_site(_trec) >> 16) {
 case 0: { long * a{}; long n{}; std::int64_t _trf{}, _trn{}, _trs{}, _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
-#line 31 "lazy_loops.tcpp"
+#line 32 "lazy_loops.tcpp"
 tascell::range::of_count(_trf, _trn, _trs), tascell::shared(a), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, long * a, const long& n) { [[maybe_unused]] long q = static_cast<long>(_ti);  {
     long j = 0;
     while (j < 1) {
@@ -123,42 +124,42 @@ tascell::range::of_count(_trf, _trn, _trs), tascell::shared(a), tascell::in(n), 
   } }); };
 switch (_tsite) {
 case 0: tascell::detail::lazy_restore(_trec, a, n, _trf, _trn, _trs, _tk); _tgo(nullptr); break;
-case 1: { long j{}; tascell::detail::lazy_restore(_trec, a, n, _trf, _trn, _trs, _tk, j); [[maybe_unused]] long q = static_cast<long>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { do { { 
-#line 34 "lazy_loops.tcpp"
+case 1: { long j{}; tascell::detail::lazy_restore(_trec, a, n, _trf, _trn, _trs, _tk, j); [[maybe_unused]] long q = static_cast<long>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { { int _tb1 = 0; for (; _tb1 < 1; ++_tb1) { { 
+#line 35 "lazy_loops.tcpp"
 paint__tascell_resume(_tc, _trec);
 
-#line 34 "lazy_loops.tcpp"
+#line 35 "lazy_loops.tcpp"
 
       ++j;
     
-} } while (0); while (j < 1) 
-#line 33 "lazy_loops.tcpp"
+} } if (_tb1 == 1) while (j < 1) 
+#line 34 "lazy_loops.tcpp"
 {
       paint(_tc, a + (q - 1) / 2 * 0, n / 2);
       ++j;
-    }
-#line 36 "lazy_loops.tcpp"
+    } }
+#line 37 "lazy_loops.tcpp"
 
   
 } } while (0); }); break; }
-case 2: { long j{}; tascell::detail::lazy_restore(_trec, a, n, _trf, _trn, _trs, _tk, j); [[maybe_unused]] long q = static_cast<long>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { do { { 
-#line 34 "lazy_loops.tcpp"
+case 2: { long j{}; tascell::detail::lazy_restore(_trec, a, n, _trf, _trn, _trs, _tk, j); [[maybe_unused]] long q = static_cast<long>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { { int _tb1 = 0; for (; _tb1 < 1; ++_tb1) { { 
+#line 35 "lazy_loops.tcpp"
 
       ++j;
     
-} } while (0); while (j < 1) 
-#line 33 "lazy_loops.tcpp"
+} } if (_tb1 == 1) while (j < 1) 
+#line 34 "lazy_loops.tcpp"
 {
       paint(_tc, a + (q - 1) / 2 * 0, n / 2);
       ++j;
-    }
-#line 36 "lazy_loops.tcpp"
+    } }
+#line 37 "lazy_loops.tcpp"
 
   
 } } while (0); }); break; }
 default: tascell::detail::lazy_bad_site(0 + _tsite);
 }
-#line 37 "lazy_loops.tcpp"
+#line 38 "lazy_loops.tcpp"
 
 
 return;
@@ -167,7 +168,7 @@ default: tascell::detail::lazy_bad_site(tascell::detail::lazy_site(_trec));
 }
 __builtin_unreachable();
 }
-#line 38 "lazy_loops.tcpp"
+#line 39 "lazy_loops.tcpp"
 
 
 // A cutoff: if() is read once where the loop starts; below the cutoff the
@@ -187,7 +188,7 @@ __builtin_unreachable();
 static long count__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
 switch (tascell::detail::lazy_site(_trec) >> 16) {
 case 0: { int d{}; long s{}; std::int64_t _trf{}, _trn{}, _trs{}, _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
-#line 47 "lazy_loops.tcpp"
+#line 48 "lazy_loops.tcpp"
 tascell::when(static_cast<bool>(d > 4)), tascell::range::of_count(_trf, _trn, _trs), tascell::in(d), tascell::reduce<tascell::op::plus>(s), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, const int& d, long& s) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
     long t = 0;
     t = count(_tc, d - 1);
@@ -196,23 +197,23 @@ tascell::when(static_cast<bool>(d > 4)), tascell::range::of_count(_trf, _trn, _t
 switch (_tsite) {
 case 0: tascell::detail::lazy_restore(_trec, d, s, _trf, _trn, _trs, _tk); _tgo(nullptr); break;
 case 1: { long t{}; tascell::detail::lazy_restore(_trec, d, s, _trf, _trn, _trs, _tk, t); [[maybe_unused]] int i = static_cast<int>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { 
-#line 49 "lazy_loops.tcpp"
+#line 50 "lazy_loops.tcpp"
 t = count__tascell_resume(_tc, _trec);
 
-#line 49 "lazy_loops.tcpp"
+#line 50 "lazy_loops.tcpp"
 
     s += t;
   
 } } while (0); }); break; }
 case 2: { long t{}; tascell::detail::lazy_restore(_trec, d, s, _trf, _trn, _trs, _tk, t); [[maybe_unused]] int i = static_cast<int>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { 
-#line 49 "lazy_loops.tcpp"
+#line 50 "lazy_loops.tcpp"
 
     s += t;
   
 } } while (0); }); break; }
 default: tascell::detail::lazy_bad_site(0 + _tsite);
 }
-#line 51 "lazy_loops.tcpp"
+#line 52 "lazy_loops.tcpp"
 
   return s;
 
@@ -221,23 +222,92 @@ default: tascell::detail::lazy_bad_site(tascell::detail::lazy_site(_trec));
 }
 __builtin_unreachable();
 }
-#line 53 "lazy_loops.tcpp"
+#line 54 "lazy_loops.tcpp"
 
 
-// A loop around the resume point can be left by break: it could not be
-// entered again in the middle of its body.
-      long breaks(tascell::ctx, int); static inline long breaks__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
+// A loop around the resume point left by break, before the point and
+// after it: lazy, the rest of a resumed iteration runs in a loop of one
+// turn, which its break leaves for good and its continue runs on from.
+      long breaks(tascell::ctx, int); static long breaks__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); static inline long breaks__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
   if (n == 0) return 1;
   long s = 0;
                          
-  tascell::dowork_for(_tc, tascell::range::canonical(0, n, 1, tascell::cmp::lt), tascell::reduce<tascell::op::plus>(s), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, long& s, const int& n) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
+  { const tascell::range _tr = tascell::range::canonical(0, n, 1, tascell::cmp::lt); const std::int64_t _trf = _tr.first, _trn = _tr.count, _trs = _tr.step; for (std::int64_t _tk = 0; _tk < _trn; ++_tk) { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, 0, std::tuple(n, s, _trf, _trn, _trs, _tk)); return {}; } [[maybe_unused]] int i = static_cast<int>(_trf + _tk * _trs); {
+    for (int j = 0; j < 3; ++j) {
+      if (j > i) break;
+      { s += breaks__tascell_body(_tc, n - 1); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), std::tuple(n, s, _trf, _trn, _trs, _tk, j)); return {}; } }
+      if (s % 7 == 3) continue;
+      if (j == 1) break;
+    }
+  } } }
+  return s;
+} long breaks(tascell::ctx _tc, int _tp0) { long _tr = breaks__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &breaks__tascell_resume); return _tr; }
+static long breaks__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
+switch (tascell::detail::lazy_site(_trec) >> 16) {
+case 0: { int n{}; long s{}; std::int64_t _trf{}, _trn{}, _trs{}, _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
+#line 63 "lazy_loops.tcpp"
+tascell::range::of_count(_trf, _trn, _trs), tascell::reduce<tascell::op::plus>(s), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, long& s, const int& n) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
     for (int j = 0; j < 3; ++j) {
       if (j > i) break;
       s += breaks(_tc, n - 1);
+      if (s % 7 == 3) continue;
+      if (j == 1) break;
     }
-  } });
+  } }); };
+switch (_tsite) {
+case 0: tascell::detail::lazy_restore(_trec, n, s, _trf, _trn, _trs, _tk); _tgo(nullptr); break;
+case 1: { int j{}; tascell::detail::lazy_restore(_trec, n, s, _trf, _trn, _trs, _tk, j); [[maybe_unused]] int i = static_cast<int>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { { int _tb1 = 0; for (; _tb1 < 1; ++_tb1) { { 
+#line 66 "lazy_loops.tcpp"
+s += breaks__tascell_resume(_tc, _trec);
+
+#line 66 "lazy_loops.tcpp"
+
+      if (s % 7 == 3) continue;
+      if (j == 1) break;
+    
+} } if (_tb1 == 1) for (++j; j < 3; ++j) 
+#line 64 "lazy_loops.tcpp"
+{
+      if (j > i) break;
+      s += breaks(_tc, n - 1);
+      if (s % 7 == 3) continue;
+      if (j == 1) break;
+    } }
+#line 69 "lazy_loops.tcpp"
+
+  
+} } while (0); }); break; }
+case 2: { int j{}; tascell::detail::lazy_restore(_trec, n, s, _trf, _trn, _trs, _tk, j); [[maybe_unused]] int i = static_cast<int>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { { int _tb1 = 0; for (; _tb1 < 1; ++_tb1) { { 
+#line 66 "lazy_loops.tcpp"
+
+      if (s % 7 == 3) continue;
+      if (j == 1) break;
+    
+} } if (_tb1 == 1) for (++j; j < 3; ++j) 
+#line 64 "lazy_loops.tcpp"
+{
+      if (j > i) break;
+      s += breaks(_tc, n - 1);
+      if (s % 7 == 3) continue;
+      if (j == 1) break;
+    } }
+#line 69 "lazy_loops.tcpp"
+
+  
+} } while (0); }); break; }
+default: tascell::detail::lazy_bad_site(0 + _tsite);
+}
+#line 70 "lazy_loops.tcpp"
+
   return s;
-} long breaks(tascell::ctx _tc, int _tp0) { return breaks__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }
+
+}
+default: tascell::detail::lazy_bad_site(tascell::detail::lazy_site(_trec));
+}
+__builtin_unreachable();
+}
+#line 72 "lazy_loops.tcpp"
+
 
 // An array is in scope at the resume point: it is no scalar.
       long arrays(tascell::ctx, int); static inline long arrays__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
