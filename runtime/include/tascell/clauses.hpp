@@ -34,6 +34,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "tascell/detail/line_allocator.hpp"
 #include "tascell/detail/macros.hpp"
 #include "tascell/reduction.hpp"
 #include "tascell/wire.hpp"
@@ -156,13 +157,16 @@ template <class T, class F> struct clause_traits<reduce_with_t<T, F>> {
 template <class T> struct copy_ref { T* p; std::int64_t lo, len; };
 
 template <class T> struct copy_stored {
-  std::vector<std::remove_const_t<T>> buf;
+  // The piece's range, written by the thief: in lines of its own
+  // (detail::line_allocator).
+  std::vector<std::remove_const_t<T>, detail::line_allocator<std::remove_const_t<T>>> buf;
   std::vector<std::remove_const_t<T>> orig;  // copyout only: the elements as received
   std::int64_t lo = 0, len = 0;
   // p as the body sees it: p[lo, lo+len) is buf.
   T* p() { return buf.data() - lo; }
 
-  static void save_elements(out_archive& a, const std::vector<std::remove_const_t<T>>& v) {
+  template <class V>
+  static void save_elements(out_archive& a, const V& v) {
     using E = std::remove_const_t<T>;
     a(static_cast<std::uint64_t>(v.size()));
     if constexpr (std::is_trivially_copyable_v<E>) {
@@ -173,8 +177,8 @@ template <class T> struct copy_stored {
   }
   // Reads a range written by save_elements; `expected` is its known length,
   // or -1 when the archive says it.
-  static void load_elements(in_archive& a, std::vector<std::remove_const_t<T>>& v,
-                            std::int64_t expected) {
+  template <class V>
+  static void load_elements(in_archive& a, V& v, std::int64_t expected) {
     using E = std::remove_const_t<T>;
     std::uint64_t n = 0;
     a(n);
@@ -232,7 +236,7 @@ template <class T> struct clause_traits<copyout_t<T>> {
   TASCELL_INLINE static ref ref_of(stored& s) { return {s.p(), s.lo, s.len}; }
   TASCELL_INLINE static void put(const ref& r, stored& s) {
     clause_traits<copy_t<T>>::put(r, s);
-    s.orig = s.buf;
+    s.orig.assign(s.buf.begin(), s.buf.end());
   }
   TASCELL_INLINE static T* param(const copyout_t<T>& c) { return c.p; }
   TASCELL_INLINE static T* param(stored& s) { return s.p(); }
@@ -252,7 +256,7 @@ template <class T> struct clause_traits<copyout_t<T>> {
   static void pack_in(out_archive& a, stored& s) { s.pack_range(a); }
   static void unpack_in(in_archive& a, stored& s) {
     s.unpack_range(a);
-    s.orig = s.buf;
+    s.orig.assign(s.buf.begin(), s.buf.end());
   }
   // The victim's task already holds the range and its original elements.
   static void pack_out(out_archive& a, stored& s) { stored::save_elements(a, s.buf); }
