@@ -166,15 +166,18 @@ bool task_call_in(const lowering& l, const constructs& all, range r, const CallE
   return false;
 }
 
+// The clauses of a @dowork, as the lazy lowering reads them: their errors
+// are reported by the eager lowering.
+clause_list clauses_of(const dowork_site& d) {
+  diagnostics discard("", "");
+  return parse_clauses(d.marker.clauses, d.marker.clauses_at, discard);
+}
+
 // Whether a @dowork has a priority() clause: priority decides which point
 // gives first, and a lazy @dowork has no point to rank. (The other clauses
 // say how a piece sees the frame, and the resume function's eager @dowork
-// keeps them; if() is read when a frame is rebuilt.) Errors in the clauses
-// are reported by the eager lowering.
-bool has_priority(const dowork_site& d) {
-  diagnostics discard("", "");
-  return !parse_clauses(d.marker.clauses, d.marker.clauses_at, discard).priority.empty();
-}
+// keeps them; the fast path reads if(), lower_lazy_function.)
+bool has_priority(const dowork_site& d) { return !clauses_of(d).priority.empty(); }
 
 // Whether call is a call of a @task function that cannot reach cancel().
 bool cancel_free_call(const CallExpr* call, const constructs& all, const std::set<const FunctionDecl*>& no_cancel) {
@@ -779,8 +782,7 @@ void lower_lazy_function(lowering& l, const lazy_function& f) {
     // itself when a callee unwinds. A rebuilt frame reads if() again (the
     // eager @dowork's when(), dowork_resume): when false, the rest runs as
     // plain code.
-    diagnostics discard("", "");
-    const std::string cond = parse_clauses(d.marker.clauses, d.marker.clauses_at, discard).condition;
+    const std::string cond = clauses_of(d).condition;
     const std::string when = "_tw" + std::to_string(j);
     const std::string decl_when = cond.empty() ? "" : "const bool " + when + " = static_cast<bool>(" + cond + "); ";
     const std::string poll = cond.empty() ? std::string("tascell::detail::lazy_poll(") + ctx_name + ")"
