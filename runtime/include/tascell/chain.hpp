@@ -102,14 +102,17 @@ struct alignas(64) task {
   detail::worker* victim = nullptr;      // who gave it (owner of the point)
   detail::point_aux* origin = nullptr;   // the point it came from, on the victim
   std::atomic<detail::worker*> thief{nullptr};  // who runs it
+  // In the first line, with what both read: a derived task's copies begin
+  // in the tail of the second (the ABI reuses the base's tail padding), and
+  // a victim that waits at a join reads `done` while the thief writes them.
+  std::atomic<bool> stop{false};         // the victim asks it to stop
+  std::atomic<bool> cancel_up{false};    // cancel() was called inside it
+  std::atomic<bool> done{false};         // set last by the thief (release)
   task* next_given = nullptr;            // victim's list (owner-only)
   std::exception_ptr error;              // first exception thrown in it
   std::uint64_t serial = 0;              // unique per process, for traces
   bool completed = false;                // every index in [lo, hi) finished
   bool merged = false;                   // victim: accounted for at the join (owner-only)
-  std::atomic<bool> stop{false};         // the victim asks it to stop
-  std::atomic<bool> cancel_up{false};    // cancel() was called inside it
-  std::atomic<bool> done{false};         // set last by the thief (release)
   // A piece that came from another process: the victim's rank and its
   // handle for the piece there; -1 for a piece of this process.
   std::int32_t from_rank = -1;
