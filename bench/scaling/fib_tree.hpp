@@ -3,6 +3,8 @@
 // a subtree's work is calls(k) * cost, calls(k) = 2 F(k+1) - 1.
 #pragma once
 
+#include <vector>
+
 #include "tree.hpp"
 
 namespace scaling {
@@ -16,6 +18,7 @@ class fib_tree final : public tree_model {
   const expansion& expand(node_id k, double work) override;
   std::int64_t piece_bytes() const override { return 8; }
   double nodes() override { return calls(n_); }
+  double frames_below(node_id k) override;
 
   static double calls(int k);  // calls of fib(k), itself included
 
@@ -24,6 +27,7 @@ class fib_tree final : public tree_model {
   int n_;
   double cost_;
   expansion buf_;
+  std::vector<double> mean_depth_;  // of the calls of fib(k) below fib(k), by k
 };
 
 }  // namespace scaling

@@ -9,6 +9,7 @@
 namespace scaling {
 
 int simulator::give(worker& v, int requester, int wanted) {
+  unwound_ = 0;
   if (v.frames.empty()) return -1;
   sync(v);
   std::size_t lo = 0, hi = v.frames.size();
@@ -34,6 +35,19 @@ int simulator::give(worker& v, int requester, int wanted) {
   }
   // Nothing in the frames known so far: look inside the running unit.
   if (id < 0 && hi == v.frames.size() && v.act == activity::working) {
+    // Lazy lowering: the frames from the running subtree's root up to the
+    // running leaf hold no point; they are saved, and rebuilt as eager
+    // frames whose points the give then finds (runtime/src/lazy.cpp). The
+    // known frames below are the eager ones: pieces and earlier rebuilds.
+    const frame& top = v.frames.back();
+    if (m_.costs.unwind_frame > 0 && top.cur >= 0 && v.rem > 0) {
+      node_id running = (*top.its)[static_cast<std::size_t>(top.cur)].child;
+      if (running != no_node) {
+        unwound_ = tree_.frames_below(running);
+        ++res_.unwindings;
+        res_.unwound_frames += unwound_;
+      }
+    }
     while (id < 0 && expand_top(v)) {
       const frame& g = v.frames.back();
       if (g.cur >= 0 && g.next < g.end) id = give_from(v, static_cast<int>(v.frames.size() - 1), requester);

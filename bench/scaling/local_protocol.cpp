@@ -36,7 +36,7 @@ void simulator::serve(worker& v) {
   int wanted = is_proxy(r) ? proxies_[static_cast<std::size_t>(proxy_of(r))].wanted
                            : workers_[static_cast<std::size_t>(r)].wanted;
   int p = give(v, r, wanted);
-  double cost = p >= 0 ? m_.costs.give : m_.costs.refuse;
+  double cost = (p >= 0 ? m_.costs.give : m_.costs.refuse) + unwound_ * m_.costs.unwind_frame;
   if (v.act == activity::working) {
     v.resume_at = std::max(now_, v.resume_at) + cost;
     schedule_unit(v);

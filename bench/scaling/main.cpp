@@ -87,6 +87,8 @@ int main(int argc, char** argv) {
   app.add_option("--loop", m.costs.loop, "s: a turn of an idle or waiting loop");
   app.add_option("--yield", m.costs.yield, "s: back-off by sched_yield");
   app.add_option("--wake", m.costs.wake, "s: a napping worker to run again");
+  app.add_option("--unwind-frame", m.costs.unwind_frame,
+                 "s per lazy frame saved and rebuilt when a request finds no point (0: eager lowering)");
   app.add_option("--spin-quantum", m.costs.spin_quantum, "s: simulated length of a run of yield turns");
   app.add_option("--nap-quantum", m.costs.nap_quantum, "s: simulated length of a run of 20 us naps");
   app.add_option("--latency", m.net.latency, "s one way between message threads");
@@ -103,6 +105,10 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   m.local = local == "random" ? scaling::local_choice::random : scaling::local_choice::busy;
 
+  if (m.costs.unwind_frame > 0 && tree_spec.rfind("uts", 0) == 0) {
+    std::fprintf(stderr, "scaling-sim: --unwind-frame: the translator keeps UTS eager; no lazy frames to unwind\n");
+    return 2;
+  }
   auto t0 = std::chrono::steady_clock::now();
   auto tree = make_tree(tree_spec, cost, nq);
   double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -131,13 +137,14 @@ int main(int argc, char** argv) {
             "\"pieces_local\": %lld, \"pieces_remote\": %lld, \"steal_backs\": %lld, \"requests\": %lld, "
             "\"refusals\": %lld, \"messages\": %lld, \"remote_asks\": %lld, \"remote_refusals\": %lld, "
             "\"work_time\": %.6g, \"idle_time\": %.6g, \"wait_time\": %.6g, \"remote_steal_median\": %.6g, "
-            "\"events\": %lld, \"wall_s\": %.3f}\n",
+            "\"unwindings\": %lld, \"unwound_frames\": %.6g, \"events\": %lld, \"wall_s\": %.3f}\n",
             tree->name().c_str(), mm.processes + (mm.extra > 0), x.workers, r.c_str(), s, mm.grain, x.seconds, x.work, x.executed,
             x.efficiency(), static_cast<long long>(x.pieces_local), static_cast<long long>(x.pieces_remote),
             static_cast<long long>(x.steal_backs), static_cast<long long>(x.requests),
             static_cast<long long>(x.refusals), static_cast<long long>(x.messages),
             static_cast<long long>(x.remote_asks), static_cast<long long>(x.remote_refusals), x.work_time,
-            x.idle_time, x.wait_time, x.median_remote_steal(), static_cast<long long>(x.events), wall);
+            x.idle_time, x.wait_time, x.median_remote_steal(), static_cast<long long>(x.unwindings), x.unwound_frames,
+            static_cast<long long>(x.events), wall);
         std::fflush(stdout);
       }
   return 0;

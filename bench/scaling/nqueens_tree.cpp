@@ -40,32 +40,40 @@ std::uint64_t nqueens_tree::count(std::uint32_t cols, std::uint32_t left, std::u
   return nodes;
 }
 
+template <class Visit>
+void nqueens_tree::probe(const board& b, std::uint64_t& s, Visit&& visit) {
+  // One random path down from b (xorshift64 in s): visit(row, m) for each
+  // row below b it reaches, m the product of the branching factors so far.
+  double mult = 1;
+  std::uint32_t cols = b.cols, left = b.left, right = b.right;
+  for (int row = b.row; row < n_; ++row) {
+    std::uint32_t avail = full_ & ~(cols | left | right);
+    int c = std::popcount(avail);
+    if (c == 0) break;
+    mult *= c;
+    visit(row + 1, mult);
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    int pick = static_cast<int>(s % static_cast<std::uint64_t>(c));
+    std::uint32_t bit = 0;
+    for (int i = 0; i <= pick; ++i) {
+      bit = avail & (~avail + 1);
+      avail ^= bit;
+    }
+    cols |= bit;
+    left = ((left | bit) << 1) & full_;
+    right = (right | bit) >> 1;
+  }
+}
+
 double nqueens_tree::knuth(const board& b) {
   // Deterministic per board, so every run sees the same tree.
   std::uint64_t s = key(b) | 1;
   double total = 0;
   for (int p = 0; p < opt_.probes; ++p) {
-    double est = 1, mult = 1;
-    std::uint32_t cols = b.cols, left = b.left, right = b.right;
-    for (int row = b.row; row < n_; ++row) {
-      std::uint32_t avail = full_ & ~(cols | left | right);
-      int c = std::popcount(avail);
-      if (c == 0) break;
-      mult *= c;
-      est += mult;
-      s ^= s << 13;
-      s ^= s >> 7;
-      s ^= s << 17;
-      int pick = static_cast<int>(s % static_cast<std::uint64_t>(c));
-      std::uint32_t bit = 0;
-      for (int i = 0; i <= pick; ++i) {
-        bit = avail & (~avail + 1);
-        avail ^= bit;
-      }
-      cols |= bit;
-      left = ((left | bit) << 1) & full_;
-      right = (right | bit) >> 1;
-    }
+    double est = 1;
+    probe(b, s, [&](int, double m) { est += m; });
     total += est;
   }
   return total / opt_.probes;
@@ -128,6 +136,42 @@ const expansion& nqueens_tree::expand(node_id id, double w) {
   double scale = (w - buf_.own) / sum;
   for (auto& it : buf_.its) it.work *= scale;
   return buf_;
+}
+
+void nqueens_tree::count_levels(std::uint32_t cols, std::uint32_t left, std::uint32_t right, int row) {
+  level_nodes_[static_cast<std::size_t>(row)] += 1;
+  if (row == n_) return;
+  std::uint32_t avail = full_ & ~(cols | left | right);
+  while (avail) {
+    std::uint32_t bit = avail & (~avail + 1);
+    avail ^= bit;
+    count_levels(cols | bit, ((left | bit) << 1) & full_, (right | bit) >> 1, row + 1);
+  }
+}
+
+double nqueens_tree::frames_below(node_id id) {
+  // A subtree's nodes are assumed spread over the rows below it as the whole
+  // tree's are (most nodes lie a few rows above the bottom, where boards die).
+  if (level_nodes_.empty()) {
+    level_nodes_.assign(static_cast<std::size_t>(n_) + 1, 0.0);
+    if (opt_.all_exact || n_ <= 14) {
+      count_levels(0, 0, 0, 0);
+    } else {
+      // Knuth's estimator per row: 65,536 probes from the empty board.
+      std::uint64_t s = 0x243F6A8885A308D3ull;
+      const int probes = 65536;
+      level_nodes_[0] = 1;
+      for (int p = 0; p < probes; ++p)
+        probe(boards_[0], s, [&](int row, double m) { level_nodes_[static_cast<std::size_t>(row)] += m / probes; });
+    }
+  }
+  int r = boards_[static_cast<std::size_t>(id)].row;
+  double nodes = 0, depth = 0;
+  for (int l = r; l <= n_; ++l) {
+    nodes += level_nodes_[static_cast<std::size_t>(l)];
+    depth += (l - r) * level_nodes_[static_cast<std::size_t>(l)];
+  }
+  return nodes > 0 ? 1 + depth / nodes : 1;
 }
 
 std::uint64_t nqueens_tree::exact_nodes() { return count(0, 0, 0, 0, nullptr); }

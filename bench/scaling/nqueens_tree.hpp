@@ -36,6 +36,7 @@ class nqueens_tree final : public tree_model {
   const expansion& expand(node_id id, double work) override;
   std::int64_t piece_bytes() const override { return 4 * n_ + 48; }
   double nodes() override;
+  double frames_below(node_id id) override;
 
   // Nodes of the subtree of an exact count from the empty board (for tests).
   std::uint64_t exact_nodes();
@@ -48,6 +49,8 @@ class nqueens_tree final : public tree_model {
   };
   double size(const board& b);  // nodes of b's subtree, itself included (estimated or exact)
   double knuth(const board& b);
+  template <class Visit>
+  void probe(const board& b, std::uint64_t& s, Visit&& visit);
   std::uint64_t count(std::uint32_t cols, std::uint32_t left, std::uint32_t right, int row,
                       std::uint64_t* solutions);
   node_id intern(const board& b);
@@ -61,6 +64,10 @@ class nqueens_tree final : public tree_model {
   std::unordered_map<std::uint64_t, double> sizes_;
   std::unordered_map<std::uint64_t, node_id> ids_;
   expansion buf_;
+  // Nodes of the whole tree at each row (exact, or from Knuth probes): the
+  // depth profile frames_below assumes for every subtree.
+  std::vector<double> level_nodes_;
+  void count_levels(std::uint32_t cols, std::uint32_t left, std::uint32_t right, int row);
 };
 
 }  // namespace scaling

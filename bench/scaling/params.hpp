@@ -18,6 +18,10 @@ struct local_costs {
   double loop = 0.3e-6;          // one turn of an idle or waiting worker's loop
   double yield = 1.0e-6;         // a back-off by sched_yield (failures 8..255)
   double wake = 20e-6;           // a napping thread to run again after a notify
+  // A lazy function's unwinding (runtime/src/lazy.cpp): per frame saved and
+  // rebuilt when a request finds no point with work on the victim's chain.
+  // 0: the eager lowering (a point per @dowork; the hand-written programs).
+  double unwind_frame = 0;
   double spin_quantum = 5e-6;    // simulator: yield turns are simulated this many seconds at a time
   double nap_quantum = 20e-6;    // simulator: 20 us naps are simulated this many seconds at a time
 };

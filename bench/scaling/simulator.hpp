@@ -26,6 +26,8 @@ struct result {
   std::int64_t pieces_local = 0, pieces_remote = 0, steal_backs = 0;
   std::int64_t requests = 0, refusals = 0, messages = 0, remote_asks = 0, remote_refusals = 0;
   std::int64_t events = 0;
+  std::int64_t unwindings = 0;  // gives that unwound lazy frames (machine's unwind_frame > 0)
+  double unwound_frames = 0;    // the frames they saved and rebuilt (expected values, summed)
   std::vector<double> remote_steal;  // request sent -> piece taken by a worker, per steal (s)
   double median_remote_steal() const;
   double work_time = 0, idle_time = 0, wait_time = 0;  // summed over workers
@@ -105,6 +107,7 @@ class simulator {
   std::vector<int> free_proxies_;
   std::vector<message> messages_;
   int working_ = 0;
+  double unwound_ = 0;  // frames the last give() unwound
   double executed_ = 0;
   result res_;
 };

@@ -39,6 +39,13 @@ class tree_model {
   virtual std::int64_t piece_bytes() const = 0;
   // Nodes of the whole tree (for reports).
   virtual double nodes() = 0;
+  // Frames on the stack from node n's own frame (counted) to the frame
+  // running at a random moment inside n's subtree: 1 + the mean depth of the
+  // subtree's nodes below n (every node costs the same). What a lazy
+  // function's unwinding saves and rebuilds when a request finds no point
+  // above n (docs/architecture.md, "Lazy functions"); used only when the
+  // machine's unwind_frame cost is set.
+  virtual double frames_below(node_id n) = 0;
 };
 
 }  // namespace scaling

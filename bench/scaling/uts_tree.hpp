@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <unordered_map>
 #include <vector>
 
@@ -24,6 +25,8 @@ class uts_tree final : public tree_model {
   const expansion& expand(node_id id, double work) override;
   std::int64_t piece_bytes() const override { return 20 + 4 + 48; }
   double nodes() override { return static_cast<double>(total_); }
+  // The translator keeps UTS eager (docs/scaling.md): never asked.
+  double frames_below(node_id) override { throw std::logic_error("uts: no lazy frames"); }
 
   static const uts_config::tree* find(const std::string& name);
 

@@ -147,3 +147,41 @@ TEST(Simulator, ThreeWorkersOnTwoCoresShareThem) {
     CHECK_THAT(r.seconds >= r.work / 2, "3 workers on 2 cores: time >= work / 2");
   }
 }
+
+TEST(Simulator, FramesBelowAreTheMeanDepthOfTheSubtree) {
+  // fib(2): itself and two leaves one deeper: 1 + 2/3 frames; fib(3): calls
+  // at depths 0, 1, 1, 2, 2: 1 + 6/5.
+  scaling::fib_tree f(10, 1e-9);
+  CHECK_THAT(close(f.frames_below(0), 1, 1e-12), "fib(0) is one frame");
+  CHECK_THAT(close(f.frames_below(2), 1 + 2.0 / 3, 1e-12), "fib(2): 1 + 2/3 frames");
+  CHECK_THAT(close(f.frames_below(3), 1 + 6.0 / 5, 1e-12), "fib(3): 1 + 6/5 frames");
+  // n-queens 4, exact: 1 + 4 + 6 + 4 + 2 nodes on rows 0..4 (17 in all).
+  scaling::nqueens_options o;
+  o.all_exact = true;
+  scaling::nqueens_tree q(4, 1e-7, o);
+  ASSERT_EQ(q.exact_nodes(), 17u);
+  CHECK_THAT(close(q.frames_below(q.root()), 1 + (4 + 12 + 12 + 8) / 17.0, 1e-12),
+             "4-queens from the empty board: 1 + the mean row of its 17 nodes");
+}
+
+TEST(Simulator, LazyFramesUnwindOnlyWhenTheirCostIsSet) {
+  // The eager lowering never unwinds; the lazy one unwinds at the first
+  // request into a running unit and pays per frame, with the same work run.
+  scaling::fib_tree f(30, 0.6e-9);
+  scaling::machine eager = layout(1, 2);
+  scaling::result e = scaling::simulator(f, eager).run();
+  CHECK_THAT(e.unwindings == 0 && e.unwound_frames == 0, "eager: no unwinding");
+  scaling::machine lazy = layout(1, 2);
+  lazy.costs.unwind_frame = 25e-9;
+  scaling::result l = scaling::simulator(f, lazy).run();
+  CHECK_THAT(l.unwindings >= 1, "lazy fib(30) on 2 workers: at least the first request unwinds");
+  CHECK_THAT(l.unwindings <= l.requests, "an unwinding is a request's");
+  CHECK_THAT(l.unwound_frames >= l.unwindings && l.unwound_frames <= 30.0 * static_cast<double>(l.unwindings),
+             "fib(30): between 1 and 30 frames per unwinding");
+  CHECK_THAT(close(l.executed, l.work, 1e-9), "lazy: work executed == the tree's work");
+  // A costly unwinding shows in the time: a millisecond per frame.
+  scaling::machine slow = lazy;
+  slow.costs.unwind_frame = 1e-3;
+  scaling::result s = scaling::simulator(f, slow).run();
+  CHECK_THAT(s.seconds > l.seconds + 1e-3, "1 ms per frame unwound makes the run longer");
+}
