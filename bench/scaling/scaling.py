@@ -211,6 +211,8 @@ def sweep(a):
             cmd += extra
             if a.largest_first:
                 cmd += ["--largest-first"]
+            if a.giver_largest:
+                cmd += ["--remote-giver-largest"]
             p = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
             head = None
             for line in p.stdout:
@@ -220,6 +222,8 @@ def sweep(a):
                     continue
                 if a.largest_first:
                     r["remote"] += "+largest-first"
+                if a.giver_largest:
+                    r["remote"] += "+giver-largest"
                 r.update({"kind": label, "net": net_name, "cost": cost, "seq_overhead": c["_overhead"][kind],
                           "efficiency_vs_seq": r["efficiency"] / c["_overhead"][kind]})
                 results.append(r)
@@ -276,7 +280,9 @@ def svg_plot(results, path):
                 "fib-tcpp": "Fib(%d) translated" % FIB_N, "nqueens-tcpp": "n-queens %d translated" % NQ_N}[kind]
         out.append('<text x="%d" y="%d" font-size="11">%s, %s, %s</text>' % (W - R + 45, ly0 + 4, name, rem, net))
         ly0 += 18
-    out.append('<text x="%d" y="%d" font-size="10">hollow: coarse simulation (lower bound)</text>' % (W - R + 10, ly0 + 8))
+    if any(r.get("coarse") for r in results):
+        out.append('<text x="%d" y="%d" font-size="10">hollow: coarse simulation (lower bound)</text>' % (
+            W - R + 10, ly0 + 8))
     out.append('<text x="%d" y="%d" font-size="10">thick: cluster figures; thin: this machine</text>' % (W - R + 10, ly0 + 22))
     out.append("</svg>")
     open(path, "w").write("\n".join(out) + "\n")
@@ -300,17 +306,23 @@ def report(a):
     if not os.path.exists(a.sweep):
         return
     s = json.load(open(a.sweep))
-    print("\n### Predicted efficiency (vs 1 worker; in brackets vs the sequential program)\n")
-    keys = sorted({(r["kind"], r["net"], r["remote"]) for r in s})
     sizes = sorted({r["workers_total"] for r in s})
-    print("| workers | " + " | ".join("%s %s %s" % k for k in keys) + " |")
-    print("|---:|" + "---:|" * len(keys))
-    for n in sizes:
-        cells = []
-        for k in keys:
-            rr = [r for r in s if (r["kind"], r["net"], r["remote"]) == k and r["workers_total"] == n]
-            cells.append("%.3f (%.3f)" % (rr[0]["efficiency"], rr[0]["efficiency_vs_seq"]) if rr else "-")
-        print("| %d | %s |" % (n, " | ".join(cells)))
+    all_keys = sorted({(r["kind"], r["net"], r["remote"]) for r in s})
+    # One table for the hand-written programs (a point per @dowork), one for
+    # the translated ones (kinds ending in -tcpp: lazy fib and n-queens).
+    for title, keys in (("hand-written programs", [k for k in all_keys if not k[0].endswith("-tcpp")]),
+                        ("translated programs", [k for k in all_keys if k[0].endswith("-tcpp")])):
+        if not keys:
+            continue
+        print("\n### Predicted efficiency, %s (vs 1 worker; in brackets vs the sequential program)\n" % title)
+        print("| workers | " + " | ".join("%s %s %s" % k for k in keys) + " |")
+        print("|---:|" + "---:|" * len(keys))
+        for n in sizes:
+            cells = []
+            for k in keys:
+                rr = [r for r in s if (r["kind"], r["net"], r["remote"]) == k and r["workers_total"] == n]
+                cells.append("%.3f (%.3f)" % (rr[0]["efficiency"], rr[0]["efficiency_vs_seq"]) if rr else "-")
+            print("| %d | %s |" % (n, " | ".join(cells)))
     svg_plot(s, a.svg)
     print("\n(plot written to %s)" % a.svg)
 
@@ -361,6 +373,8 @@ def main():
     ap.add_argument("--only-this-machine", action="store_true", help="only this machine's network")
     ap.add_argument("--largest-first", action="store_true",
                     help="model-only proposal: remote requests go to the worker with the largest piece")
+    ap.add_argument("--giver-largest", action="store_true",
+                    help="the runtime's TASCELL_REMOTE_GIVER=largest (its default since session 4)")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--svg", default=os.path.join(ROOT, "docs/scaling-efficiency.svg"))
     a = ap.parse_args()

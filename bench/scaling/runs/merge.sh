@@ -1,12 +1,11 @@
 #!/bin/sh
-# Rebuilds sweep-all.json from the sweep files and the coarse runs (run from bench/scaling).
+# Rebuilds sweep-all.json from the sweep files (run from bench/scaling), then
+# prints the tables and writes docs/scaling-efficiency.svg. Every point is
+# the fine simulation (session 14: the coarse runs of earlier sessions in
+# runs/*coarse*.jsonl are no longer merged; docs/scaling.md compares them).
 set -e
 rm -f sweep-all.json
-python3 scaling.py merge sweep.json sweep-fib-uts.json sweep-fib-uts-largest.json sweep-nq-this-machine.json sweep-nq-largest.json --out sweep-all.json
-for f in runs/nq19-7168-random-coarse.jsonl runs/nq19-7168-loaded-coarse.jsonl runs/nq19-8192-coarse.jsonl runs/nq19-4608-2304-coarse.jsonl; do
-  python3 scaling.py merge "$f" --coarse --out sweep-all.json
-done
-for f in runs/nq19-7168-random-largest-coarse.jsonl runs/nq19-8192-random-largest-coarse.jsonl runs/nq19-4608-2304-random-largest-coarse.jsonl; do
-  python3 scaling.py merge "$f" --coarse --label random+largest-first --out sweep-all.json
-done
+python3 scaling.py merge sweep.json sweep-fib-uts.json sweep-fib-uts-largest.json sweep-nq-this-machine.json \
+    sweep-nq-largest.json sweep-nq-large-fine.json sweep-nq-largest-large-fine.json \
+    sweep-fib-tcpp.json sweep-fib-tcpp-largest.json sweep-nq-tcpp.json sweep-nq-tcpp-large.json --out sweep-all.json
 python3 scaling.py report --sweep sweep-all.json
