@@ -2,6 +2,7 @@
 // idling (steal back from the thief, take other work), then merging them.
 #include <algorithm>
 #include <chrono>
+#include <thread>
 
 #include "net/network.hpp"
 #include "runtime.hpp"
@@ -59,6 +60,8 @@ bool help(worker_impl* w, ctx c, point_aux* a, bool may_unwind) {
     if (remote) {
       now = std::chrono::steady_clock::now();
       if (now < w->next_remote_back) break;
+      if (int us = steal_back_delay_us_for_testing.load(std::memory_order_relaxed)) [[unlikely]]
+        std::this_thread::sleep_for(std::chrono::microseconds(us));
     }
     if (task* u = request(w, c, thief, t)) {  // steal back
       w->remote_back_refusals = 0;

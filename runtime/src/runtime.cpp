@@ -537,6 +537,10 @@ void run_root(const root_call& call) { runtime::get().run_root(call); }
 
 std::atomic<bool> no_steal_back_for_testing{false};
 void steal_back_for_testing(bool on) { no_steal_back_for_testing.store(!on, std::memory_order_relaxed); }
+std::atomic<int> steal_back_delay_us_for_testing{0};
+void steal_back_delay_for_testing(int microseconds) {
+  steal_back_delay_us_for_testing.store(microseconds, std::memory_order_relaxed);
+}
 
 std::vector<int> pinned_cpus_for_testing() { return runtime::get().pinned_cpus(); }
 

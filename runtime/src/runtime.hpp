@@ -23,6 +23,7 @@ namespace tascell::detail {
 extern thread_local worker_impl* current_worker;
 // steal_back_for_testing(false) (testing.hpp): joins do not steal back.
 extern std::atomic<bool> no_steal_back_for_testing;
+extern std::atomic<int> steal_back_delay_us_for_testing;
 
 class runtime {
  public:

@@ -18,6 +18,10 @@ std::vector<int> pinned_cpus_for_testing();
 // Turns steal-back at joins off (and on again), so that tests of
 // TASCELL_WAIT=suspend see joins suspend in one process too.
 void steal_back_for_testing(bool on);
+// Waits this long between reading the thief of a piece in another process
+// and asking it to give back (0: no wait), so that a test can make the
+// piece's result arrive in between (a race seen once in ~300 runs).
+void steal_back_delay_for_testing(int microseconds);
 // This process among those of the run on its machine: {local rank, local size}.
 std::pair<int, int> local_rank_for_testing();
 
