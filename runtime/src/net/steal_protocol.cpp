@@ -531,27 +531,21 @@ bool network::tend_proxies() {
       w.put(p->handle);
     }
   }
-  // Requests on spare proxies are stale (their piece came back): refuse.
-  for (proxy* p : spare_) {
-    if (p->w->requester.load(std::memory_order_acquire)) {
-      answer(*p, refused);
-      any = true;
-    }
-  }
-  // So are those on standing proxies, which never have a piece: a worker
+  // A claim on a proxy that carries no piece is stale: refuse it. Spare
+  // proxies' pieces came back. Standing proxies never have one: a worker
   // waiting at a join read its piece's thief (a proxy) just before the
   // piece's result came back; the proxy went to spare_ and from there to
   // stand for a thief on this machine (make_proxy takes the newest spare),
-  // and the worker's claim came after. Until this check only the proxy's
+  // and the worker's claim came after. Until session 14 only the proxy's
   // next adoption answered such a claim, and the worker waited until then
   // (mpi.late_steal_back makes such claims: 1-4 per run; a suspected cause
   // of a hang seen once in ~300 runs of knapsack on 3 processes).
-  for (proxy* p : standing_) {
-    if (p && p->w->requester.load(std::memory_order_acquire)) {
-      answer(*p, refused);
-      any = true;
-    }
-  }
+  for (const auto* list : {&spare_, &standing_})
+    for (proxy* p : *list)
+      if (p && p->w->requester.load(std::memory_order_acquire)) {
+        answer(*p, refused);
+        any = true;
+      }
   return any;
 }
 
