@@ -425,7 +425,7 @@ def main():
         if root is None:
             raise SystemExit("run_matrix: --placements needs a Ninja build (no build.ninja in %s or its parent)"
                              % build_dir)
-    results_by_problem = []  # (problem, n, configs, med, times, expected)
+    results_by_problem = []  # (problem, n, configs, med, times, expected, rounds)
     placement_results = []  # (problem, n, configs, by_place)
 
     for problem, n in args.problems:
@@ -469,6 +469,7 @@ def main():
             continue
 
         times = {(v, w, p): [] for v, w, p, _ in configs}
+        rounds = {(v, w, p): [] for v, w, p, _ in configs}  # the round of every sample (bench/paired.py)
         by_place = {(v, w, p): {} for v, w, p, _ in configs}  # --placements: placement -> samples
         results = {}  # answer -> set of variants
         for r in range(args.reps):
@@ -488,13 +489,14 @@ def main():
                 for a in answers:
                     results.setdefault(a, set()).add(v)
                 times[(v, w, procs)].append(secs)
+                rounds[(v, w, procs)].append(r)
                 by_place[(v, w, procs)].setdefault(r % len(at), []).append(secs)
                 progress("%-50s %.6f s" % (tag, secs))
         if len(results) > 1:
             detail = "; ".join("%d from %s" % (a, sorted(who)) for a, who in results.items())
             failures.append("%s N=%d: variants disagree: %s" % (problem, n, detail))
         med = {key: (statistics.median(t) if t else None) for key, t in times.items()}
-        results_by_problem.append((problem, n, configs, med, times, expected))
+        results_by_problem.append((problem, n, configs, med, times, expected, rounds))
         placement_results.append((problem, n, configs, by_place))
 
     try:
@@ -515,7 +517,7 @@ def main():
         if v in proc_variants:
             header.append("%s x%dp" % (v, args.procs))
     rows = []
-    for problem, n, configs, med, _, _ in results_by_problem:
+    for problem, n, configs, med, _, _, _ in results_by_problem:
         seq = med.get(("seq", 1, 1))
         row = [problem_title(problem, n), fmt_short(seq)]
         for v in par_variants:
@@ -543,7 +545,7 @@ def main():
         if v in proc_variants:
             header.append("%s %dp" % (v, args.procs))
     rows = []
-    for problem, n, configs, med, _, _ in results_by_problem:
+    for problem, n, configs, med, _, _, _ in results_by_problem:
         seq = med.get(("seq", 1, 1))
         row = [problem_title(problem, n)]
         for v in par_variants:
@@ -569,7 +571,7 @@ def main():
             keys.append((v, 1, args.procs))
             header.append("%s %dp" % (v, args.procs))
     rows = []
-    for problem, n, configs, med, _, _ in results_by_problem:
+    for problem, n, configs, med, _, _, _ in results_by_problem:
         rows.append([problem_title(problem, n)] + [fmt_short(med.get(k)) for k in keys])
     tables.append(("Median seconds", header, rows))
 
@@ -590,7 +592,7 @@ def main():
                        "apart they are", header, rows))
 
     if not args.no_details:
-        for problem, n, configs, med, times, expected in results_by_problem:
+        for problem, n, configs, med, times, expected, _ in results_by_problem:
             seq = med.get(("seq", 1, 1))
             rows = []
             for v, w, procs, _ in configs:
@@ -670,9 +672,10 @@ def main():
         with open(args.json, "w") as f:
             json.dump({"info": info, "notes": list(dict.fromkeys(notes)), "failures": failures,
                        "runs": [{"problem": problem, "n": n, "expected": expected,
-                                 "configs": [{"variant": v, "workers": w, "processes": p, "seconds": times[(v, w, p)]}
+                                 "configs": [{"variant": v, "workers": w, "processes": p, "seconds": times[(v, w, p)],
+                                              "rounds": rounds[(v, w, p)]}
                                              for v, w, p, _ in configs]}
-                                for problem, n, configs, _, times, expected in results_by_problem]},
+                                for problem, n, configs, _, times, expected, rounds in results_by_problem]},
                       f, indent=1)
 
     for note in dict.fromkeys(notes):

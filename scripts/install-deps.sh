@@ -24,6 +24,8 @@ packages=(
   librsvg2-bin
   # python for small tools in tests
   python3
+  # instruction counts of the benchmarks (bench/instructions.py, callgrind)
+  valgrind
 )
 
 missing=()
