@@ -60,10 +60,15 @@ task* request(worker_impl* w, ctx here, worker_impl* v, task* wanted) {
   else w->rt->wake_workers();
   task* t;
   unsigned spins = 0;
+  long_wait waited;
   while ((t = w->reply.load(std::memory_order_acquire)) == no_reply) {
     if (w->attention.load(std::memory_order_relaxed)) serve_impl(here, false);
-    if (++spins < 64) _mm_pause();
-    else sched_yield();
+    if (++spins < 64) {
+      _mm_pause();
+    } else {
+      sched_yield();
+      if ((spins & 1023) == 0) [[unlikely]] watch_request(w, v, wanted, waited);
+    }
   }
   if (wanted) w->set_activity(before);
   if (t == refused) {

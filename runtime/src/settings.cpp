@@ -75,6 +75,8 @@ settings settings::from_environment() {
   s.pin = boolean("TASCELL_PIN", true);
   s.wait = choice("TASCELL_WAIT", s.wait, {{"nest", wait_mode::nest}, {"suspend", wait_mode::suspend}},
                   "nest (run other work above the join) or suspend (suspend the join on its own fiber)");
+  s.watchdog_s = static_cast<int>(integer("TASCELL_WATCHDOG", 0, 86400, 60,
+                                          "a number of seconds from 0 (never) to 86400"));
   if (const char* v = env("TASCELL_TRACE")) s.trace = v;
   s.trace_records = integer("TASCELL_TRACE_RECORDS", 1000, INT64_MAX / 64, 2'000'000,
                             "a number of trace records per worker, at least 1000");
@@ -133,7 +135,8 @@ std::string settings::describe() const {
     << (victim == victim_choice::loaded ? "loaded" : "random") << " TASCELL_SEED=" << seed
     << " TASCELL_STACK_MB=" << (stack_bytes >> 20) << " TASCELL_PIN=" << (pin ? 1 : 0)
     << " TASCELL_STATS=" << (stats ? 1 : 0)
-    << " TASCELL_WAIT=" << (wait == wait_mode::suspend ? "suspend" : "nest");
+    << " TASCELL_WAIT=" << (wait == wait_mode::suspend ? "suspend" : "nest")
+    << " TASCELL_WATCHDOG=" << watchdog_s;
   return m.str();
 }
 

@@ -31,6 +31,9 @@ struct settings {
   std::size_t stack_bytes = 0;              // TASCELL_STACK_MB
   bool pin = true;                          // TASCELL_PIN
   wait_mode wait = wait_mode::nest;         // TASCELL_WAIT
+  // Seconds a worker waits for one answer to a request before it says so on
+  // stderr (watchdog.cpp); 0: never.
+  int watchdog_s = 60;                      // TASCELL_WATCHDOG
   // Several processes.
   mpi_use mpi = mpi_use::automatic;         // TASCELL_MPI
   victim_choice remote_victim = victim_choice::loaded;  // TASCELL_REMOTE_VICTIM

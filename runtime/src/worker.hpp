@@ -329,4 +329,16 @@ void run_task(worker_impl* w, ctx base, task* t);
 // A pause in a loop that failed to find work: spins, then yields, then sleeps.
 void back_off(unsigned& failures);
 
+// --- watchdog.cpp ---
+// One wait of request() for its answer, as the watchdog sees it.
+struct long_wait {
+  std::chrono::steady_clock::time_point since{};  // the first look (epoch: not yet)
+  bool said = false;
+};
+// Called now and then (not every spin) by request() while it waits for
+// victim v's answer: after TASCELL_WATCHDOG seconds, says once on stderr who
+// waits for whom and why (and, for a proxy, has the message thread say
+// what it knows of it).
+void watch_request(worker_impl* w, worker_impl* v, task* wanted, long_wait& wait);
+
 }  // namespace tascell::detail

@@ -8,16 +8,21 @@
 # usage: tests/mpi/hunt_hang.sh MPI_PROGRAMS OUT_DIR LIMIT NP WORKERS PROGRAM-ARGS...
 #   e.g. tests/mpi/hunt_hang.sh build/address/tests/mpi/mpi_programs /tmp/hunt 40 3 1 knapsack --repeat 6
 # Environment: TASCELL_* settings pass through (-x) when set, e.g.
-# TASCELL_TRACE=/tmp/hunt/t.json TASCELL_INCUMBENT=random.
+# TASCELL_TRACE=/tmp/hunt/t.json TASCELL_INCUMBENT=random. OUT_DIR/runs.txt holds
+# the number of the run under way. TASCELL_WATCHDOG is 10 s unless set.
 set -u
 prog=$1 out=$2 limit=$3 np=$4 workers=$5
 shift 5
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} TASCELL_WORKERS=$workers
+# A waiting worker says so (and what its process knows of the proxy it asked)
+# well before LIMIT: the output then names the state along with the stacks.
+export TASCELL_WATCHDOG=${TASCELL_WATCHDOG:-10}
 passed=()
 for v in $(env | grep -o '^TASCELL_[A-Z_]*'); do passed+=(-x "$v"); done
 for i in $(seq 1 100000); do
+  echo "$i" > "$out/runs.txt"  # how many runs so far (the evidence when none hangs)
   mpirun --oversubscribe -np "$np" "${passed[@]}" "$prog" "$@" > "$out/output.txt" 2>&1 &
   run=$!
   for _ in $(seq 1 "$limit"); do

@@ -12,6 +12,9 @@
 //   unregistered  the same with std::runtime_error: tascell::remote_error elsewhere
 //   usertypes     inputs and outputs of user types with serialize()
 //   board         the bulletin board: newest writes everywhere after the call
+//   slowpiece     (not in "all") a piece that runs 5 s in another process
+//                 without a poll while its victim waits to steal back
+//                 (mpi.watchdog, TASCELL_WATCHDOG=1)
 // usage: mpi_programs PROGRAM... [--repeat N]   (or "all")
 // Prints one line per program on rank 0; exits 1 on any wrong answer.
 // --late-steal-back US: a worker waiting for a piece in another process
@@ -235,6 +238,27 @@ void check(bool ok, const char* program, int run, const std::string& what) {
   std::fprintf(stderr, "rank %d: %s run %d: WRONG: %s\n", tascell::rank(), program, run, what.c_str());
 }
 
+// On 2 processes x 1 worker: part 0 polls for a second (rank 1, idle, asks
+// meanwhile and gets part 1), then waits at the join while part 1 sleeps
+// 5 s in rank 1 without a poll, so rank 0's request to steal it back waits
+// about 4 s for its answer (the watchdog of mpi.watchdog speaks after 1 s;
+// the rest is slack for a loaded machine).
+long slow_piece(tascell::ctx c) {
+  long a = 0, b = 0;
+  tascell::dowork(
+      c,
+      [&](tascell::ctx c) {
+        auto end = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+        while (std::chrono::steady_clock::now() < end) tascell::poll(c);
+        a = 1;
+      },
+      tascell::part(tascell::in(5000), tascell::out(b), [](tascell::ctx, const int& ms, long& b) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+        b = 2;
+      }));
+  return a + b;
+}
+
 void run(const std::string& name, int repeat) {
   long total_pieces = 0;
   for (int i = 0; i < repeat; ++i) {
@@ -323,6 +347,9 @@ void run(const std::string& name, int repeat) {
         if (!v || *v != static_cast<long>(k) * k) ++missing;
       }
       check(missing == 0, "board", i, std::to_string(missing) + " entries missing or old");
+    } else if (name == "slowpiece") {
+      long got = tascell::root(slow_piece);
+      check(got == 3, "slowpiece", i, std::to_string(got));
     } else {
       std::fprintf(stderr, "unknown program %s\n", name.c_str());
       std::exit(2);

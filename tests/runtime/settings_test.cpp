@@ -82,6 +82,10 @@ TEST(Settings, BadValuesNameTheVariableTheValueAndWhatIsAllowed) {
     EXPECT_EQ(refusal("TASCELL_INCUMBENT", bad),
               std::string("tascell: bad setting TASCELL_INCUMBENT=\"") + bad +
                   "\": expected broadcast, random:x or lifeline:l with x, l whole numbers from 1 to 64");
+  for (const char* bad : {"-1", "86401", "1.5", "soon"})
+    EXPECT_EQ(refusal("TASCELL_WATCHDOG", bad),
+              std::string("tascell: bad setting TASCELL_WATCHDOG=\"") + bad +
+                  "\": expected a number of seconds from 0 (never) to 86400");
   EXPECT_EQ(refusal("TASCELL_WAIT", "yield"),
             "tascell: bad setting TASCELL_WAIT=\"yield\": expected nest (run other work above the join) or "
             "suspend (suspend the join on its own fiber)");
@@ -117,6 +121,7 @@ TEST(Settings, EveryWordOfASettingIsRead) {
     scoped_env d("TASCELL_MSG_PRIORITY", word);
     EXPECT_EQ(settings::from_environment().priority, want) << word;
   }
+  EXPECT_EQ(s.watchdog_s, 60);                                        // the default
   EXPECT_EQ(s.node_requests, tascell::detail::request_path::shared);  // the default
   for (auto [word, want] : {std::pair{"shared", tascell::detail::request_path::shared},
                             std::pair{"mpi", tascell::detail::request_path::mpi}}) {
@@ -127,7 +132,8 @@ TEST(Settings, EveryWordOfASettingIsRead) {
 
 TEST(Settings, GoodValuesAreRead) {
   scoped_env a("TASCELL_WORKERS", "7"), b("TASCELL_VICTIM", "random"), c("TASCELL_STATS", "yes"),
-      d("TASCELL_SEED", "42"), e("TASCELL_STACK_MB", "16"), f("TASCELL_PIN", "off"), g("TASCELL_WAIT", "suspend");
+      d("TASCELL_SEED", "42"), e("TASCELL_STACK_MB", "16"), f("TASCELL_PIN", "off"), g("TASCELL_WAIT", "suspend"),
+      i("TASCELL_WATCHDOG", "0");
   settings s = settings::from_environment();
   EXPECT_EQ(s.workers, 7);
   EXPECT_EQ(s.victim, tascell::detail::victim_choice::random);
@@ -136,9 +142,10 @@ TEST(Settings, GoodValuesAreRead) {
   EXPECT_EQ(s.stack_bytes, std::size_t{16} << 20);
   EXPECT_FALSE(s.pin);
   EXPECT_EQ(s.wait, tascell::detail::wait_mode::suspend);
+  EXPECT_EQ(s.watchdog_s, 0);
   EXPECT_EQ(s.describe(),
             "TASCELL_WORKERS=7 TASCELL_VICTIM=random TASCELL_SEED=42 TASCELL_STACK_MB=16 TASCELL_PIN=0 "
-            "TASCELL_STATS=1 TASCELL_WAIT=suspend");
+            "TASCELL_STATS=1 TASCELL_WAIT=suspend TASCELL_WATCHDOG=0");
   {
     scoped_env h("TASCELL_WAIT", "nest");
     EXPECT_EQ(settings::from_environment().wait, tascell::detail::wait_mode::nest);

@@ -131,6 +131,16 @@ class network {
   // Test hook: sends raw bytes to a rank as if they were a batch.
   void send_raw(int to, std::string bytes);
 
+  // A worker has waited long for an answer from `proxy_worker`, a proxy of
+  // this process (watchdog.cpp): on its next turn the message thread says
+  // on stderr what it knows of that proxy and of its own requests
+  // (describe.cpp). One at a time; a second call before that turn replaces
+  // the first.
+  void describe_proxy(worker_impl* proxy_worker) {
+    describe_.store(proxy_worker, std::memory_order_release);
+    wake();
+  }
+
  private:
   // One kind of event from a worker to the message thread.
   struct event {
@@ -278,6 +288,8 @@ class network {
   bool rung_not_received() const { return static_cast<std::int32_t>(rung_by_others_ - received_rung_) > 0; }
   bool every_other_rings_ = false;    // every other process is on this machine (its sends ring)
   std::atomic<bool> shutdown_{false};
+  std::atomic<worker_impl*> describe_{nullptr};  // describe_proxy()
+  void describe(const worker_impl* proxy_worker) const;
   std::atomic<bool> attached_{false};
   std::atomic<bool> expecting_{false};
 
