@@ -238,21 +238,25 @@ void check(bool ok, const char* program, int run, const std::string& what) {
   std::fprintf(stderr, "rank %d: %s run %d: WRONG: %s\n", tascell::rank(), program, run, what.c_str());
 }
 
-// On 2 processes x 1 worker: part 0 polls for a second (rank 1, idle, asks
-// meanwhile and gets part 1), then waits at the join while part 1 sleeps
-// 5 s in rank 1 without a poll, so rank 0's request to steal it back waits
-// about 4 s for its answer (the watchdog of mpi.watchdog speaks after 1 s;
-// the rest is slack for a loaded machine).
+// On 2 processes x 1 worker: part 0 polls until part 1 has started in
+// rank 1 (rank 1, idle, asks at once; part 1 says it has started through an
+// incumbent, which reaches rank 0 by message), then waits at the join while
+// part 1 sleeps 5 s without a poll, so rank 0's request to steal it back
+// waits about that long for its answer (the watchdog of mpi.watchdog speaks
+// after 1 s; the rest is slack for a loaded machine).
+tascell::incumbent<tascell::op::max, long> slow_piece_started{0};
+
 long slow_piece(tascell::ctx c) {
   long a = 0, b = 0;
   tascell::dowork(
       c,
       [&](tascell::ctx c) {
-        auto end = std::chrono::steady_clock::now() + std::chrono::seconds(1);
-        while (std::chrono::steady_clock::now() < end) tascell::poll(c);
+        auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        while (slow_piece_started.get() == 0 && std::chrono::steady_clock::now() < give_up) tascell::poll(c);
         a = 1;
       },
       tascell::part(tascell::in(5000), tascell::out(b), [](tascell::ctx, const int& ms, long& b) {
+        tascell::improve(slow_piece_started, 1L);
         std::this_thread::sleep_for(std::chrono::milliseconds(ms));
         b = 2;
       }));
@@ -348,6 +352,7 @@ void run(const std::string& name, int repeat) {
       }
       check(missing == 0, "board", i, std::to_string(missing) + " entries missing or old");
     } else if (name == "slowpiece") {
+      slow_piece_started.reset(0);
       long got = tascell::root(slow_piece);
       check(got == 3, "slowpiece", i, std::to_string(got));
     } else {
