@@ -19,7 +19,8 @@
 // Prints one line per program on rank 0; exits 1 on any wrong answer.
 // --late-steal-back US: a worker waiting for a piece in another process
 // waits US microseconds between reading the piece's thief and asking it to
-// give back (mpi.late_steal_back).
+// give back (mpi.late_steal_back). --no-steal-back: a worker at a join never
+// steals back (it asks for other work; mpi.watchdog.asking).
 // Failure tests (failures.py): --die R (process R kills itself with SIGKILL
 // during its first root call), --corrupt garbage|truncated (process 1 sends
 // process 0 a malformed message during its first root call).
@@ -408,6 +409,8 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--die") == 0 && i + 1 < argc) die_rank = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--corrupt") == 0 && i + 1 < argc) corrupt = argv[++i];
+    else if (std::strcmp(argv[i], "--no-steal-back") == 0)
+      tascell::detail::steal_back_for_testing(false);
     else if (std::strcmp(argv[i], "--late-steal-back") == 0 && i + 1 < argc)
       tascell::detail::steal_back_delay_for_testing(std::atoi(argv[++i]));
     else names.emplace_back(argv[i]);

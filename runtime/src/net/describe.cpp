@@ -1,7 +1,8 @@
-// What the message thread knows of one proxy, said on stderr when a worker
-// has waited TASCELL_WATCHDOG seconds for that proxy's answer (watchdog.cpp).
-// The proxy lists are the message thread's own, so it is the one to read
-// them.
+// What the message thread says on stderr when a wait has lasted
+// TASCELL_WATCHDOG seconds: what it knows of one proxy, when a worker has
+// waited that long for the proxy's answer (watchdog.cpp; the proxy lists
+// are the message thread's own, so it is the one to read them), and that
+// its own request for work has had no answer.
 #include <cstdio>
 #include <sstream>
 
@@ -41,6 +42,20 @@ void network::describe(const worker_impl* pw) const {
   if (asking_seq_) m << "and a request for work out to rank " << asking_rank_ << ".";
   else m << "and no request for work out.";
   std::fprintf(stderr, "%s\n", m.str().c_str());
+}
+
+void network::watch_asking() {
+  auto waited = std::chrono::steady_clock::now() - asking_since_;
+  if (waited < std::chrono::seconds(cfg_.watchdog_s)) return;
+  asking_said_ = asking_seq_;
+  std::fprintf(stderr,
+               "tascell: rank %d, message thread: its request %llu for work, %s rank %d, has had no answer for "
+               "%d s. Rank %d answers when one of its busy workers polls: workers that run %d s without a poll "
+               "explain this; otherwise the runtime is stuck, and this message belongs in a bug report "
+               "(TASCELL_WATCHDOG=%d; 0 turns this message off).\n",
+               rank_, static_cast<unsigned long long>(asking_seq_),
+               posted_ ? "posted through shared memory to" : "sent to", asking_rank_, cfg_.watchdog_s,
+               asking_rank_, cfg_.watchdog_s, cfg_.watchdog_s);
 }
 
 }  // namespace tascell::detail::net

@@ -387,6 +387,7 @@ void network::thread_main() {
     progress |= flush();
     progress |= receive_all();
     progress |= ask_for_work();
+    if (asking_seq_ != 0 && asking_seq_ != asking_said_ && cfg_.watchdog_s != 0) watch_asking();
     progress |= keep_worker_post();
     progress |= tend_root();
     progress |= flush();

@@ -290,6 +290,10 @@ class network {
   std::atomic<bool> shutdown_{false};
   std::atomic<worker_impl*> describe_{nullptr};  // describe_proxy()
   void describe(const worker_impl* proxy_worker) const;
+  // TASCELL_WATCHDOG for this process's own request for work: after that
+  // many seconds without an answer, says so once (describe.cpp).
+  void watch_asking();
+  std::uint64_t asking_said_ = 0;  // the request watch_asking() spoke of
   std::atomic<bool> attached_{false};
   std::atomic<bool> expecting_{false};
 
