@@ -6,7 +6,6 @@
 
 #include <chrono>
 #include <cstdlib>
-#include <regex>
 #include <string>
 #include <thread>
 
@@ -42,10 +41,11 @@ TEST(Watchdog, AWaitOfOverTheLimitIsReportedOnceWithWhoWaitsForWhomAndWhy) {
   ASSERT_TRUE(limit && std::string(limit) == "1") << "ctest runs this with TASCELL_WATCHDOG=1";
   std::string err = stderr_of_a_root_call_busy_for(std::chrono::milliseconds(3000));
   EXPECT_EQ(count(err, "has waited"), 1) << err;
-  EXPECT_TRUE(std::regex_search(err, std::regex("tascell: rank 0, worker [01] has waited 1 s for the answer to its "
-                                                "request for work from worker [01]\\. A victim answers at its "
-                                                "next poll")))
-      << err;
+  // (Substrings, not std::regex: GCC 12 warns inside <regex> under ASan.)
+  for (const char* part : {"tascell: rank 0, worker ",
+                           " has waited 1 s for the answer to its request for work from worker ",
+                           ". A victim answers at its next poll (a @dowork or a join)"})
+    EXPECT_NE(err.find(part), std::string::npos) << part << "\n" << err;
   EXPECT_NE(err.find("code that runs 1 s without one explains this"), std::string::npos) << err;
   EXPECT_NE(err.find("TASCELL_WATCHDOG=1; 0 turns this message off"), std::string::npos) << err;
 }
