@@ -24,19 +24,26 @@ std::uint64_t nqueens_tree::key(const board& b) {
   return h;
 }
 
-std::uint64_t nqueens_tree::count(std::uint32_t cols, std::uint32_t left, std::uint32_t right, int row,
-                                  std::uint64_t* solutions) {
-  if (row == n_) {
-    if (solutions) ++*solutions;
-    return 1;
-  }
-  std::uint64_t nodes = 1;
+template <class Visit>
+void nqueens_tree::walk(std::uint32_t cols, std::uint32_t left, std::uint32_t right, int row, Visit& visit) {
+  visit(row);
+  if (row == n_) return;
   std::uint32_t avail = full_ & ~(cols | left | right);
   while (avail) {
     std::uint32_t bit = avail & (~avail + 1);
     avail ^= bit;
-    nodes += count(cols | bit, ((left | bit) << 1) & full_, (right | bit) >> 1, row + 1, solutions);
+    walk(cols | bit, ((left | bit) << 1) & full_, (right | bit) >> 1, row + 1, visit);
   }
+}
+
+std::uint64_t nqueens_tree::count(std::uint32_t cols, std::uint32_t left, std::uint32_t right, int row,
+                                  std::uint64_t* solutions) {
+  std::uint64_t nodes = 0;
+  auto visit = [&](int r) {
+    ++nodes;
+    if (r == n_ && solutions) ++*solutions;
+  };
+  walk(cols, left, right, row, visit);
   return nodes;
 }
 
@@ -138,24 +145,14 @@ const expansion& nqueens_tree::expand(node_id id, double w) {
   return buf_;
 }
 
-void nqueens_tree::count_levels(std::uint32_t cols, std::uint32_t left, std::uint32_t right, int row) {
-  level_nodes_[static_cast<std::size_t>(row)] += 1;
-  if (row == n_) return;
-  std::uint32_t avail = full_ & ~(cols | left | right);
-  while (avail) {
-    std::uint32_t bit = avail & (~avail + 1);
-    avail ^= bit;
-    count_levels(cols | bit, ((left | bit) << 1) & full_, (right | bit) >> 1, row + 1);
-  }
-}
-
 double nqueens_tree::frames_below(node_id id) {
   // A subtree's nodes are assumed spread over the rows below it as the whole
   // tree's are (most nodes lie a few rows above the bottom, where boards die).
   if (level_nodes_.empty()) {
     level_nodes_.assign(static_cast<std::size_t>(n_) + 1, 0.0);
     if (opt_.all_exact || n_ <= 14) {
-      count_levels(0, 0, 0, 0);
+      auto visit = [&](int row) { level_nodes_[static_cast<std::size_t>(row)] += 1; };
+      walk(0, 0, 0, 0, visit);
     } else {
       // Knuth's estimator per row: 65,536 probes from the empty board.
       std::uint64_t s = 0x243F6A8885A308D3ull;

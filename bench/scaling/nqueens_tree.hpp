@@ -51,6 +51,10 @@ class nqueens_tree final : public tree_model {
   double knuth(const board& b);
   template <class Visit>
   void probe(const board& b, std::uint64_t& s, Visit&& visit);
+  // Every node of the subtree of the board (cols, left, right) at `row`,
+  // itself included: visit(its row).
+  template <class Visit>
+  void walk(std::uint32_t cols, std::uint32_t left, std::uint32_t right, int row, Visit& visit);
   std::uint64_t count(std::uint32_t cols, std::uint32_t left, std::uint32_t right, int row,
                       std::uint64_t* solutions);
   node_id intern(const board& b);
@@ -67,7 +71,6 @@ class nqueens_tree final : public tree_model {
   // Nodes of the whole tree at each row (exact, or from Knuth probes): the
   // depth profile frames_below assumes for every subtree.
   std::vector<double> level_nodes_;
-  void count_levels(std::uint32_t cols, std::uint32_t left, std::uint32_t right, int row);
 };
 
 }  // namespace scaling
