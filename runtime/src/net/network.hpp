@@ -1,6 +1,6 @@
 // Several processes: one message thread per process does every MPI call
 // (MPI_THREAD_FUNNELED); workers talk to it through events and a few
-// atomics. See docs/architecture.md "Several processes" for the protocol and
+// atomics. See docs/architecture.md "Several processes" and docs/message-thread.md for the protocol and
 // why it cannot deadlock.
 #pragma once
 
