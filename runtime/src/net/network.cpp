@@ -376,8 +376,8 @@ void network::thread_main() {
     // What workers handed over first (a piece a proxy got goes out before
     // this turn's probes), then what arrived.
     progress |= take_events();
-    if (worker_impl* pw = describe_.exchange(nullptr, std::memory_order_acq_rel)) [[unlikely]]
-      describe(pw);
+    if (describe_.load(std::memory_order_relaxed)) [[unlikely]]
+      if (worker_impl* pw = describe_.exchange(nullptr, std::memory_order_acq_rel)) describe(pw);
     if (shared_.active()) {
       bool open = attached_.load(std::memory_order_acquire) && in_root_ && !root_done_here_ && !rt_.root_done();
       shared_.set_accepting(open ? root_number_ : 0);
