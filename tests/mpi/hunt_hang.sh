@@ -3,7 +3,8 @@
 # a run lasts longer than LIMIT seconds, then writes every rank's threads
 # (gdb) and the run's output to OUT_DIR, and stops the run. For the rare
 # hangs seen once in CI (mpi.incumbents under ASan, session 13; a 2x2 fib,
-# session 11).
+# session 11). Before the stacks, SIGUSR1 makes every process print what it
+# has out and in (docs/cluster.md, "When a run seems to hang").
 #
 # usage: tests/mpi/hunt_hang.sh MPI_PROGRAMS OUT_DIR LIMIT NP WORKERS PROGRAM-ARGS...
 #   e.g. tests/mpi/hunt_hang.sh build/address/tests/mpi/mpi_programs /tmp/hunt 40 3 1 knapsack --repeat 6
@@ -30,7 +31,9 @@ for i in $(seq 1 100000); do
     kill -0 "$run" 2>/dev/null || break
   done
   if kill -0 "$run" 2>/dev/null; then
-    echo "run $i lasted over $limit s; stacks in $out/stacks.txt"
+    echo "run $i lasted over $limit s; what each process has out and in (SIGUSR1) in $out/output.txt, stacks in $out/stacks.txt"
+    pkill -USR1 -x mpirun  # mpirun forwards it: every process prints its pieces, requests and workers
+    sleep 2
     for pid in $(pgrep -f "$prog"); do
       echo "=== pid $pid"
       gdb -p "$pid" -batch -ex "thread apply all bt 16" 2>/dev/null | grep -E '^#|^Thread'

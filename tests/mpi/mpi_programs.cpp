@@ -20,7 +20,8 @@
 // --late-steal-back US: a worker waiting for a piece in another process
 // waits US microseconds between reading the piece's thief and asking it to
 // give back (mpi.late_steal_back). --no-steal-back: a worker at a join never
-// steals back (it asks for other work; mpi.watchdog.asking).
+// steals back (it asks for other work; mpi.watchdog.asking). --dump-after
+// MS: every process raises SIGUSR1 after MS milliseconds (mpi.dump).
 // Failure tests (failures.py): --die R (process R kills itself with SIGKILL
 // during its first root call), --corrupt garbage|truncated (process 1 sends
 // process 0 a malformed message during its first root call).
@@ -409,7 +410,13 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) repeat = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--die") == 0 && i + 1 < argc) die_rank = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--corrupt") == 0 && i + 1 < argc) corrupt = argv[++i];
-    else if (std::strcmp(argv[i], "--no-steal-back") == 0)
+    else if (std::strcmp(argv[i], "--dump-after") == 0 && i + 1 < argc) {
+      int ms = std::atoi(argv[++i]);
+      std::thread([ms] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+        raise(SIGUSR1);
+      }).detach();
+    } else if (std::strcmp(argv[i], "--no-steal-back") == 0)
       tascell::detail::steal_back_for_testing(false);
     else if (std::strcmp(argv[i], "--late-steal-back") == 0 && i + 1 < argc)
       tascell::detail::steal_back_delay_for_testing(std::atoi(argv[++i]));

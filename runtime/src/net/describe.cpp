@@ -2,14 +2,73 @@
 // TASCELL_WATCHDOG seconds: what it knows of one proxy, when a worker has
 // waited that long for the proxy's answer (watchdog.cpp; the proxy lists
 // are the message thread's own, so it is the one to read them), and that
-// its own request for work has had no answer.
+// its own request for work has had no answer. And, on SIGUSR1, everything
+// it knows: the pieces out and in, the requests, and each worker's shared
+// words (a run that seems stuck: `kill -USR1` the mpirun, which forwards
+// the signal to every process).
+#include <signal.h>
+
 #include <cstdio>
 #include <sstream>
 
+#include "../runtime.hpp"
 #include "../worker.hpp"
 #include "network.hpp"
 
 namespace tascell::detail::net {
+
+std::atomic<bool> dump_asked{false};
+
+namespace {
+void on_dump_signal(int) { dump_asked.store(true, std::memory_order_relaxed); }
+}  // namespace
+
+void network::catch_dump_signal() {
+  struct sigaction old {};
+  if (sigaction(SIGUSR1, nullptr, &old) != 0 || old.sa_handler != SIG_DFL) return;  // the program's own
+  struct sigaction sa {};
+  sa.sa_handler = on_dump_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  sigaction(SIGUSR1, &sa, nullptr);
+}
+
+void network::describe_all() {
+  std::ostringstream m;
+  const char* head = "tascell: rank ";
+  m << head << rank_ << " (SIGUSR1): root call " << root_number_ << (in_root_ ? ", in it" : ", not in one")
+    << (root_done_here_ ? ", its end announced" : "") << "; "
+    << (asking_seq_ ? "request " + std::to_string(asking_seq_) + " for work out to rank " + std::to_string(asking_rank_)
+                    : std::string("no request for work out"))
+    << "; inbox " << (inbox_.load(std::memory_order_acquire) ? "holds a piece" : "empty") << ".\n";
+  for (const auto& [handle, p] : given_)
+    m << head << rank_ << ": piece " << handle << " out to rank " << p->from
+      << (p->back_seq ? ", a steal-back of it out as request " + std::to_string(p->back_seq) : std::string())
+      << ".\n";
+  for (const auto& [key, t] : received_) {
+    const auto* thief = static_cast<const worker_impl*>(t->thief.load(std::memory_order_acquire));
+    m << head << rank_ << ": piece " << key.second << " of rank " << key.first << " here, "
+      << (thief ? "run by worker " + std::to_string(thief->id) : std::string("not started")) << ".\n";
+  }
+  for (const proxy* p : proxies_) {
+    m << head << rank_ << ": a proxy serves request " << p->seq << " of rank " << p->from;
+    if (p->victim) m << ", asking worker " << p->victim->id;
+    if (p->given) m << ", carrying piece " << p->handle;
+    m << ".\n";
+  }
+  for (int i = 0; i < rt_.size(); ++i) {
+    const worker_impl* w = rt_.worker(i);
+    const worker_impl* r = w->requester.load(std::memory_order_acquire);
+    m << head << rank_ << ": worker " << i << (w->busy.load(std::memory_order_relaxed) ? " busy" : " not busy")
+      << (w->hungry.load(std::memory_order_relaxed) ? ", hungry" : "") << ", asked by ";
+    if (!r) m << "nobody";
+    else if (r->remote_rank.load(std::memory_order_relaxed) >= 0)
+      m << "a proxy for rank " << r->remote_rank.load(std::memory_order_relaxed);
+    else m << "worker " << r->id;
+    m << ".\n";
+  }
+  std::fprintf(stderr, "%s", m.str().c_str());
+}
 
 void network::describe(const worker_impl* pw) const {
   std::ostringstream m;

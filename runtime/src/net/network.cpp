@@ -365,6 +365,7 @@ void network::thread_main() {
   }
   ready_cv_.notify_all();
   if (!init_error_.empty()) return;
+  catch_dump_signal();
   if (size_ > 1) spreading.store(true);
   span_since_ = trace_now();
 
@@ -378,6 +379,8 @@ void network::thread_main() {
     progress |= take_events();
     if (describe_.load(std::memory_order_relaxed)) [[unlikely]]
       if (worker_impl* pw = describe_.exchange(nullptr, std::memory_order_acq_rel)) describe(pw);
+    if (dump_asked.load(std::memory_order_relaxed)) [[unlikely]]
+      if (dump_asked.exchange(false, std::memory_order_acq_rel)) describe_all();
     if (shared_.active()) {
       bool open = attached_.load(std::memory_order_acquire) && in_root_ && !root_done_here_ && !rt_.root_done();
       shared_.set_accepting(open ? root_number_ : 0);

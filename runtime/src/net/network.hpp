@@ -30,6 +30,10 @@ namespace tascell::detail::net {
 // True when the program was started by mpirun (or TASCELL_MPI=1).
 bool launched_by_mpi(const settings& cfg);
 
+// Set by the SIGUSR1 handler (network::catch_dump_signal), read by the
+// message thread.
+extern std::atomic<bool> dump_asked;
+
 class network {
  public:
   // Starts the message thread, which initialises MPI and checks that every
@@ -293,6 +297,11 @@ class network {
   // TASCELL_WATCHDOG for this process's own request for work: after that
   // many seconds without an answer, says so once (describe.cpp).
   void watch_asking();
+  // SIGUSR1 (mpirun forwards it to every process): the message thread says
+  // what this process has out and in, and what each worker is doing
+  // (describe.cpp). Installed only over the default action.
+  void catch_dump_signal();
+  void describe_all();
   std::uint64_t asking_said_ = 0;  // the request watch_asking() spoke of
   std::atomic<bool> attached_{false};
   std::atomic<bool> expecting_{false};
