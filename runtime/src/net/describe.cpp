@@ -33,6 +33,14 @@ void network::catch_dump_signal() {
   sigaction(SIGUSR1, &sa, nullptr);
 }
 
+void network::say_in_use(std::ostream& m, const proxy& p) const {
+  m << "serves request " << p.seq << " of rank " << p.from;
+  if (p.victim) m << ", asking worker " << p.victim->id << " of this process";
+  if (p.given) m << ", carrying piece " << p.handle << " (given to rank " << p.from << ")";
+  if (p.back_seq) m << ", a steal-back of it out as request " << p.back_seq;
+  if (!p.victim && !p.given) m << ", between a victim's refusal and the next step";
+}
+
 void network::describe_all() {
   std::ostringstream m;
   const char* head = "tascell: rank ";
@@ -51,9 +59,8 @@ void network::describe_all() {
       << (thief ? "run by worker " + std::to_string(thief->id) : std::string("not started")) << ".\n";
   }
   for (const proxy* p : proxies_) {
-    m << head << rank_ << ": a proxy serves request " << p->seq << " of rank " << p->from;
-    if (p->victim) m << ", asking worker " << p->victim->id;
-    if (p->given) m << ", carrying piece " << p->handle;
+    m << head << rank_ << ": a proxy ";
+    say_in_use(m, *p);
     m << ".\n";
   }
   for (int i = 0; i < rt_.size(); ++i) {
@@ -79,11 +86,7 @@ void network::describe(const worker_impl* pw) const {
     return nullptr;
   };
   if (const proxy* p = in(proxies_)) {
-    m << "serves request " << p->seq << " of rank " << p->from;
-    if (p->victim) m << ", asking worker " << p->victim->id << " of this process";
-    if (p->given) m << ", carrying piece " << p->handle << " (given to rank " << p->from << ")";
-    if (p->back_seq) m << ", a steal-back of it out as request " << p->back_seq;
-    if (!p->victim && !p->given) m << ", between a victim's refusal and the next step";
+    say_in_use(m, *p);
   } else if (in(spare_)) {
     m << "is spare: its piece came back";
   } else if (in(standing_)) {

@@ -4,6 +4,8 @@
 // why it cannot deadlock.
 #pragma once
 
+#include <iosfwd>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -294,6 +296,8 @@ class network {
   std::atomic<bool> shutdown_{false};
   std::atomic<worker_impl*> describe_{nullptr};  // describe_proxy()
   void describe(const worker_impl* proxy_worker) const;
+  // A proxy in proxies_, in words (describe and describe_all).
+  void say_in_use(std::ostream& m, const proxy& p) const;
   // TASCELL_WATCHDOG for this process's own request for work: after that
   // many seconds without an answer, says so once (describe.cpp).
   void watch_asking();
