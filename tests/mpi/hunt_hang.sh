@@ -1,47 +1,97 @@
 #!/bin/bash
-# A developer's aid, not run by CI: repeats one mpirun of mpi_programs until
-# a run lasts longer than LIMIT seconds, then writes every rank's threads
-# (gdb) and the run's output to OUT_DIR, and stops the run. For the rare
-# hangs seen once in CI (mpi.incumbents under ASan, session 13; a 2x2 fib,
-# session 11). Before the stacks, SIGUSR1 makes every process print what it
-# has out and in (docs/cluster.md, "When a run seems to hang").
+# A developer's aid, not run by CI: repeats one mpirun of mpi_programs and
+# counts runs that pass, fail (a wrong answer or a crash) and hang (last
+# longer than LIMIT seconds). A hanging run first gets SIGUSR1 (every process
+# prints what it has out and in: docs/cluster.md, "When a run seems to
+# hang"), then every process's threads are taken with gdb; then the run is
+# ended and the hunt goes on (or stops, with --stop-at-first).
 #
-# usage: tests/mpi/hunt_hang.sh MPI_PROGRAMS OUT_DIR LIMIT NP WORKERS PROGRAM-ARGS...
-#   e.g. tests/mpi/hunt_hang.sh build/address/tests/mpi/mpi_programs /tmp/hunt 40 3 1 knapsack --repeat 6
-# Environment: TASCELL_* settings pass through (-x) when set, e.g.
-# TASCELL_TRACE=/tmp/hunt/t.json TASCELL_INCUMBENT=random. OUT_DIR/runs.txt holds
-# the number of the run under way. TASCELL_WATCHDOG is 10 s unless set.
+# usage: tests/mpi/hunt_hang.sh [--stop-at-first] [--runs N] [--mca-tcp]
+#            MPI_PROGRAMS OUT_DIR LIMIT NP WORKERS PROGRAM-ARGS...
+#   e.g. TASCELL_INCUMBENT=lifeline:1 tests/mpi/hunt_hang.sh \
+#          build/address/tests/mpi/mpi_programs /tmp/hunt 60 3 1 knapsack --repeat 6
+# --mca-tcp: mpirun --mca btl self,tcp (messages over TCP, not shared memory).
+# Environment: TASCELL_* settings pass through (-x) when set. TASCELL_WATCHDOG
+# is 10 s unless set. MPIRUN_EXTRA: more mpirun arguments (words).
+#
+# OUT_DIR/counts.txt is rewritten after every run: "runs R passed P failed F
+# hung H" (the evidence when nothing hangs). Each caught hang or failure
+# leaves OUT_DIR/hang-K/ or OUT_DIR/fail-K/ with output.txt (and stacks.txt).
+# Only the processes this script started are signalled: mpirun by its PID,
+# the ranks as mpirun's children.
 set -u
+stop_first=0 max_runs=100000 mca=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --stop-at-first) stop_first=1; shift ;;
+    --runs) max_runs=$2; shift 2 ;;
+    --mca-tcp) mca=(--mca btl self,tcp); shift ;;
+    *) break ;;
+  esac
+done
+if [ $# -lt 6 ]; then
+  sed -n '2,20p' "$0" >&2
+  exit 2
+fi
 prog=$1 out=$2 limit=$3 np=$4 workers=$5
 shift 5
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} TASCELL_WORKERS=$workers
-# A waiting worker says so (and what its process knows of the proxy it asked)
-# well before LIMIT: the output then names the state along with the stacks.
 export TASCELL_WATCHDOG=${TASCELL_WATCHDOG:-10}
-passed=()
-for v in $(env | grep -o '^TASCELL_[A-Z_]*'); do passed+=(-x "$v"); done
-for i in $(seq 1 100000); do
-  echo "$i" > "$out/runs.txt"  # how many runs so far (the evidence when none hangs)
-  mpirun --oversubscribe -np "$np" "${passed[@]}" "$prog" "$@" > "$out/output.txt" 2>&1 &
+passed_env=()
+for v in $(env | grep -o '^TASCELL_[A-Z_]*'); do passed_env+=(-x "$v"); done
+# shellcheck disable=SC2206
+extra=(${MPIRUN_EXTRA:-})
+runs=0 good=0 bad=0 hung=0
+say() { echo "runs $runs passed $good failed $bad hung $hung" > "$out/counts.txt"; }
+# The ranks: mpirun's child processes running the program (orted is not used
+# on one host; mpirun forks them itself).
+ranks_of() { pgrep -P "$1" 2>/dev/null; }
+trap 'kill -- "$run" 2>/dev/null; say; exit 130' INT TERM
+for i in $(seq 1 "$max_runs"); do
+  mpirun --oversubscribe -np "$np" "${mca[@]}" "${extra[@]}" "${passed_env[@]}" "$prog" "$@" \
+    > "$out/output.txt" 2>&1 &
   run=$!
-  for _ in $(seq 1 "$limit"); do
-    sleep 1
-    kill -0 "$run" 2>/dev/null || break
+  ended=0
+  for _ in $(seq 1 $((limit * 10))); do
+    sleep 0.1
+    if ! kill -0 "$run" 2>/dev/null; then ended=1; break; fi
   done
-  if kill -0 "$run" 2>/dev/null; then
-    echo "run $i lasted over $limit s; what each process has out and in (SIGUSR1) in $out/output.txt, stacks in $out/stacks.txt"
-    pkill -USR1 -x mpirun  # mpirun forwards it: every process prints its pieces, requests and workers
-    sleep 2
-    for pid in $(pgrep -f "$prog"); do
+  runs=$i
+  if [ $ended -eq 0 ]; then
+    hung=$((hung + 1))
+    dir="$out/hang-$hung"
+    mkdir -p "$dir"
+    echo "run $i lasted over $limit s: $dir"
+    kill -USR1 "$run" 2>/dev/null  # mpirun forwards it to every rank
+    sleep 3
+    for pid in $(ranks_of "$run"); do
       echo "=== pid $pid"
       gdb -p "$pid" -batch -ex "thread apply all bt 16" 2>/dev/null | grep -E '^#|^Thread'
-    done > "$out/stacks.txt"
-    kill "$run"
-    pkill -f "$prog"
-    exit 1
+    done > "$dir/stacks.txt"
+    kill -- "$run" 2>/dev/null
+    for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$run" 2>/dev/null || break; sleep 1; done
+    for pid in $(ranks_of "$run"); do kill -9 "$pid" 2>/dev/null; done
+    kill -9 "$run" 2>/dev/null
+    wait "$run" 2>/dev/null
+    cp "$out/output.txt" "$dir/output.txt"
+    say
+    [ $stop_first -eq 1 ] && exit 1
+    continue
   fi
-  wait "$run" || { echo "run $i failed (not a hang); output in $out/output.txt"; exit 2; }
+  if wait "$run"; then
+    good=$((good + 1))
+  else
+    bad=$((bad + 1))
+    dir="$out/fail-$bad"
+    mkdir -p "$dir"
+    cp "$out/output.txt" "$dir/output.txt"
+    echo "run $i failed (not a hang): $dir"
+    if [ $stop_first -eq 1 ]; then say; exit 2; fi
+  fi
+  say
 done
-echo "no hang"
+say
+echo "$(cat "$out/counts.txt")"
+[ $bad -eq 0 ] && [ $hung -eq 0 ]
