@@ -222,6 +222,33 @@ void runtime::nap(long microseconds) {
   napping_.fetch_sub(1, std::memory_order_relaxed);
 }
 
+// An incumbent improved, or a board was written, here: the message thread
+// spreads it to the other processes.
+void incumbent_improved(std::uint64_t id, const void* bytes, std::size_t n, bool is_number, double value) {
+  if (worker_impl* w = current_worker; w && w->tracing) {
+    std::int64_t bits = 0;
+    std::memcpy(&bits, &value, sizeof bits);
+    w->note(trace_type::incumbent, id, 0, is_number, bits);
+  }
+  if (net::network* nw = runtime::get().net())
+    nw->incumbent_improved(id, std::string(static_cast<const char*>(bytes), n));
+}
+
+void board_published(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string value) {
+  if (!spreading.load(std::memory_order_relaxed)) return;
+  if (net::network* nw = runtime::get().net()) nw->board_published(id, key, stamp, std::move(value));
+}
+
+std::vector<std::pair<std::uint64_t, std::string>> runtime::incumbent_values() { return net::incumbent_values(); }
+
+bool runtime::apply_incumbent(std::uint64_t id, std::string_view bytes) { return net::apply_incumbent(id, bytes); }
+
+std::vector<runtime::board_write> runtime::board_writes() { return net::board_writes(); }
+
+void runtime::apply_board(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string_view value) {
+  net::apply_board(id, key, stamp, value);
+}
+
 void runtime::wake_workers() {
   if (napping_.load(std::memory_order_seq_cst) == 0) return;
   std::lock_guard<std::mutex> g(nap_m_);

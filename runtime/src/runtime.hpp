@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <vector>
 
+#include "net/host.hpp"
 #include "settings.hpp"
 #include "tascell/root.hpp"
 #include "worker.hpp"
@@ -25,7 +26,9 @@ extern thread_local worker_impl* current_worker;
 extern std::atomic<bool> no_steal_back_for_testing;
 extern std::atomic<int> steal_back_delay_us_for_testing;
 
-class runtime {
+// The host of the protocols between processes (net/host.hpp) in a real run.
+// Final: calls through a runtime& need no virtual dispatch.
+class runtime final : public net::host {
  public:
   static runtime& get();  // starts the runtime on first use
   ~runtime();
@@ -33,12 +36,14 @@ class runtime {
   const settings& config() const { return cfg_; }
   int size() const { return static_cast<int>(workers_.size()); }
   worker_impl* worker(int i) { return workers_[static_cast<std::size_t>(i)]; }
+  int workers() const override { return size(); }
+  worker_impl* worker(int i) const override { return workers_[static_cast<std::size_t>(i)]; }
 
   void run_root(const root_call& call);
 
   // Set when the root task has finished: searching workers stop.
-  bool root_done() const { return root_done_.load(std::memory_order_acquire); }
-  void mark_root_done() { root_done_.store(true, std::memory_order_release); }
+  bool root_done() const override { return root_done_.load(std::memory_order_acquire); }
+  void mark_root_done() override { root_done_.store(true, std::memory_order_release); }
 
   // The message thread, with several processes; else nullptr.
   net::network* net() { return net_.get(); }
@@ -49,7 +54,13 @@ class runtime {
 
   // Idle workers nap here; wake_workers() ends their naps (work arrived).
   void nap(long microseconds);
-  void wake_workers();
+  void wake_workers() override;
+
+  // Incumbents and the board: the process's registries (net/registry.hpp).
+  std::vector<std::pair<std::uint64_t, std::string>> incumbent_values() override;
+  bool apply_incumbent(std::uint64_t id, std::string_view bytes) override;
+  std::vector<board_write> board_writes() override;
+  void apply_board(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string_view value) override;
 
   run_stats last_stats();
 

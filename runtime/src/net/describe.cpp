@@ -11,7 +11,6 @@
 #include <cstdio>
 #include <sstream>
 
-#include "../runtime.hpp"
 #include "../worker.hpp"
 #include "network.hpp"
 
@@ -63,8 +62,8 @@ void network::describe_all() {
     say_in_use(m, *p);
     m << ".\n";
   }
-  for (int i = 0; i < rt_.size(); ++i) {
-    const worker_impl* w = rt_.worker(i);
+  for (int i = 0; i < host_.workers(); ++i) {
+    const worker_impl* w = host_.worker(i);
     const worker_impl* r = w->requester.load(std::memory_order_acquire);
     m << head << rank_ << ": worker " << i << (w->busy.load(std::memory_order_relaxed) ? " busy" : " not busy")
       << (w->hungry.load(std::memory_order_relaxed) ? ", hungry" : "") << ", asked by ";
@@ -107,7 +106,7 @@ void network::describe(const worker_impl* pw) const {
 }
 
 void network::watch_asking() {
-  auto waited = std::chrono::steady_clock::now() - asking_since_;
+  auto waited = now() - asking_since_;
   if (waited < std::chrono::seconds(cfg_.watchdog_s)) return;
   asking_said_ = asking_seq_;
   std::fprintf(stderr,

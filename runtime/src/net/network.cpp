@@ -37,13 +37,6 @@
 namespace tascell::detail::net {
 namespace {
 
-std::string mpi_error(int rc) {
-  char text[MPI_MAX_ERROR_STRING];
-  int len = 0;
-  if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) return "MPI error " + std::to_string(rc);
-  return std::string(text, static_cast<std::size_t>(len));
-}
-
 std::uint64_t hash_file(const char* path, std::string& error) {
   std::ifstream f(path, std::ios::binary);
   if (!f) {
@@ -74,7 +67,7 @@ bool launched_by_mpi(const settings& cfg) {
   return false;
 }
 
-network::network(runtime& rt, const settings& cfg) : rt_(rt), cfg_(cfg) {
+network::network(host& h, const settings& cfg) : host_(h), cfg_(cfg) {
   rng_ = (cfg.seed ? cfg.seed : static_cast<std::uint64_t>(clock::now().time_since_epoch().count())) |
          1u;
   thread_ = std::thread([this] { thread_main(); });
@@ -85,6 +78,21 @@ network::network(runtime& rt, const settings& cfg) : rt_(rt), cfg_(cfg) {
     thread_.join();
     throw std::runtime_error(init_error_);
   }
+}
+
+network::network(host& h, const settings& cfg, transport& link, int rank, int size)
+    : host_(h), cfg_(cfg), link_(&link), rank_(rank), size_(size) {
+  rng_ = (cfg.seed ? cfg.seed : 1) | 1u;
+  out_.resize(static_cast<std::size_t>(size_));
+  out_count_.assign(static_cast<std::size_t>(size_), 0);
+  loads_.assign(static_cast<std::size_t>(size_), 0);
+  ready_ = true;
+}
+
+void network::share_requests_for_testing(const std::vector<char*>& objects) {
+  shared_.attach_for_testing(rank_, objects, host_.workers());
+  standing_.assign(static_cast<std::size_t>(size_), nullptr);
+  for (int r : shared_.thieves()) stand(r);
 }
 
 network::~network() {
@@ -125,6 +133,8 @@ void network::init_mpi() {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  mpi_ = std::make_unique<mpi_transport>(rank_);
+  link_ = mpi_.get();
   set_rank(rank_);
   MPI_Comm node;
   if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node) ==
@@ -283,10 +293,8 @@ void network::check_same_binary() {
 }
 
 void network::fatal(const std::string& cause) {
-  std::fprintf(stderr, "tascell: rank %d: %s\n", rank_, cause.c_str());
-  std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  std::_Exit(1);
+  link_->abort(cause);
+  std::abort();  // not reached: abort() ends the process
 }
 
 void network::send_raw(int to, std::string bytes) {
@@ -372,42 +380,7 @@ void network::thread_main() {
   while (!shutdown_.load(std::memory_order_acquire)) {
     bell_seen_ = bell_.value();
     rung_by_others_ = bell_.rung_by_others();
-    bool progress = false;
-    posted_local_ = filled_inbox_ = false;
-    // What workers handed over first (a piece a proxy got goes out before
-    // this turn's probes), then what arrived.
-    progress |= take_events();
-    if (describe_.load(std::memory_order_relaxed)) [[unlikely]]
-      if (worker_impl* pw = describe_.exchange(nullptr, std::memory_order_acq_rel)) describe(pw);
-    if (dump_asked.load(std::memory_order_relaxed)) [[unlikely]]
-      if (dump_asked.exchange(false, std::memory_order_acq_rel)) describe_all();
-    if (shared_.active()) {
-      bool open = attached_.load(std::memory_order_acquire) && in_root_ && !root_done_here_ && !rt_.root_done();
-      shared_.set_accepting(open ? root_number_ : 0);
-      adopt_posted();
-    }
-    progress |= tend_proxies();
-    progress |= flush();
-    progress |= receive_all();
-    progress |= ask_for_work();
-    if (asking_seq_ != 0 && asking_seq_ != asking_said_ && cfg_.watchdog_s != 0) watch_asking();
-    progress |= keep_worker_post();
-    progress |= tend_root();
-    progress |= flush();
-    progress |= reap_sends();
-    if (sync_asked_) {
-      sync_asked_ = false;
-      std::lock_guard<std::mutex> g(sync_m_);
-      synced_ = true;
-      sync_cv_.notify_all();
-    }
-    // Rung for a message that this turn did not find: it is on its way but
-    // not visible to MPI_Iprobe yet, so look again soon (the back-off
-    // starts over). A ring whose message was received asks for nothing
-    // more: the sender rings again when it sends again.
-    // A thief of this machine is writing its shared-memory request: look
-    // again soon too.
-    if (rung_not_received() || claims_seen_) quiet_ = 0;
+    bool progress = turn();
     if (!progress) {
       pause();
     } else if (cfg_.loop == message_loop::adaptive && (posted_local_ || filled_inbox_)) {
@@ -425,12 +398,12 @@ void network::thread_main() {
   // At exit (the runtime has detached: every event is sent on): let the
   // last sends complete, then leave MPI together.
   flush();
-  auto deadline = clock::now() + std::chrono::seconds(10);
-  while (!sending_.empty() || !to_send_.empty()) {
+  auto deadline = now() + std::chrono::seconds(10);
+  while (link_->sending() || !to_send_.empty()) {
     reap_sends();
     receive_all();
     flush();
-    if (clock::now() > deadline) break;
+    if (now() > deadline) break;
   }
   shared_.close();
   {
@@ -438,6 +411,46 @@ void network::thread_main() {
     bell_.close();
   }
   MPI_Finalize();
+}
+
+bool network::turn() {
+  bool progress = false;
+  posted_local_ = filled_inbox_ = false;
+  // What workers handed over first (a piece a proxy got goes out before
+  // this turn's probes), then what arrived.
+  progress |= take_events();
+  if (describe_.load(std::memory_order_relaxed)) [[unlikely]]
+    if (worker_impl* pw = describe_.exchange(nullptr, std::memory_order_acq_rel)) describe(pw);
+  if (dump_asked.load(std::memory_order_relaxed)) [[unlikely]]
+    if (dump_asked.exchange(false, std::memory_order_acq_rel)) describe_all();
+  if (shared_.active()) {
+    bool open = attached_.load(std::memory_order_acquire) && in_root_ && !root_done_here_ && !host_.root_done();
+    shared_.set_accepting(open ? root_number_ : 0);
+    adopt_posted();
+  }
+  progress |= tend_proxies();
+  progress |= flush();
+  progress |= receive_all();
+  progress |= ask_for_work();
+  if (asking_seq_ != 0 && asking_seq_ != asking_said_ && cfg_.watchdog_s != 0) watch_asking();
+  progress |= keep_worker_post();
+  progress |= tend_root();
+  progress |= flush();
+  progress |= reap_sends();
+  if (sync_asked_) {
+    sync_asked_ = false;
+    std::lock_guard<std::mutex> g(sync_m_);
+    synced_ = true;
+    sync_cv_.notify_all();
+  }
+  // Rung for a message that this turn did not find: it is on its way but
+  // not visible to MPI_Iprobe yet, so look again soon (the back-off
+  // starts over). A ring whose message was received asks for nothing
+  // more: the sender rings again when it sends again.
+  // A thief of this machine is writing its shared-memory request: look
+  // again soon too.
+  if (rung_not_received() || claims_seen_) quiet_ = 0;
+  return progress;
 }
 
 // Back-off when a turn of the loop found nothing to do. Measured on this
@@ -484,7 +497,7 @@ void network::pause() {
   // join, or the request must be withdrawn at the end of the root call).
   long post_wait_us = LONG_MAX;
   if (posted_ && !posted_rung_) {
-    auto waited = clock::now() - asking_since_;
+    auto waited = now() - asking_since_;
     if (waited >= shared_requests::ring_after) {
       bell_.nudge(asking_rank_);
       posted_rung_ = true;
@@ -512,7 +525,7 @@ void network::pause() {
     us = quiet_ < 4 ? 20L << quiet_ : 2000;  // just rung by another process: look again soon
     ++quiet_;
   } else {
-    bool urgent = (asking_seq_ != 0 && polled(asking_rank_)) || !sending_.empty();
+    bool urgent = (asking_seq_ != 0 && polled(asking_rank_)) || link_->sending();
     for (auto& [seq, p] : backs_) urgent = urgent || polled(p->from);
     for (int r = 0; r < size_; ++r)
       urgent = urgent || (r != rank_ && loads_[static_cast<std::size_t>(r)] == 0 && polled(r));
@@ -529,7 +542,7 @@ void network::pause() {
     // the full sleep (10 ms when every process rings), with the process
     // idle all that time: about once a root call of fib on 2 x 1 with
     // TASCELL_STATS=1.
-    if (wants_work()) us = sleep_before_ask(us, next_ask_, clock::now());
+    if (wants_work()) us = sleep_before_ask(us, next_ask_, now());
   }
   us = std::min(us, post_wait_us);
   if (tracing_ && !asleep_) [[unlikely]] note_span(true);
@@ -539,16 +552,16 @@ void network::pause() {
 
 bool network::all_hungry() const {
   if (!attached_.load(std::memory_order_acquire)) return false;
-  for (int i = 0; i < rt_.size(); ++i)
-    if (!rt_.worker(i)->hungry.load(std::memory_order_relaxed)) return false;
+  for (int i = 0; i < host_.workers(); ++i)
+    if (!host_.worker(i)->hungry.load(std::memory_order_relaxed)) return false;
   return true;
 }
 
 int network::load_here() const {
   if (!attached_.load(std::memory_order_acquire)) return 0;
   int n = 0;
-  for (int i = 0; i < rt_.size(); ++i)
-    if (rt_.worker(i)->busy.load(std::memory_order_relaxed)) ++n;
+  for (int i = 0; i < host_.workers(); ++i)
+    if (host_.worker(i)->busy.load(std::memory_order_relaxed)) ++n;
   return n;
 }
 
@@ -587,7 +600,7 @@ bool network::flush() {
     any = true;
   }
   // Several sends in flight, or one at a time in the seed's loop.
-  while (!to_send_.empty() && (cfg_.loop == message_loop::adaptive || sending_.empty())) {
+  while (!to_send_.empty() && (cfg_.loop == message_loop::adaptive || !link_->sending())) {
     auto [to, buf] = std::move(to_send_.front());
     to_send_.pop_front();
     isend(to, std::move(buf));
@@ -597,32 +610,13 @@ bool network::flush() {
 }
 
 void network::isend(int to, std::string buf) {
-  sending_.push_back({std::move(buf), new MPI_Request});
-  in_flight& f = sending_.back();
-  int rc = MPI_Isend(f.buf.data(), static_cast<int>(f.buf.size()), MPI_BYTE, to, mpi_tag, MPI_COMM_WORLD,
-                     static_cast<MPI_Request*>(f.req));
-  if (rc != MPI_SUCCESS) fatal("MPI_Isend to rank " + std::to_string(to) + " failed: " + mpi_error(rc));
-  bytes_sent_.fetch_add(static_cast<std::int64_t>(f.buf.size()), std::memory_order_relaxed);
+  bytes_sent_.fetch_add(static_cast<std::int64_t>(buf.size()), std::memory_order_relaxed);
   batches_sent_.fetch_add(1, std::memory_order_relaxed);
+  link_->send(to, std::move(buf));
   bell_.ring(to);
 }
 
-bool network::reap_sends() {
-  bool any = false;
-  for (auto it = sending_.begin(); it != sending_.end();) {
-    int done = 0;
-    int rc = MPI_Test(static_cast<MPI_Request*>(it->req), &done, MPI_STATUS_IGNORE);
-    if (rc != MPI_SUCCESS) fatal("a send failed: " + mpi_error(rc));
-    if (done) {
-      delete static_cast<MPI_Request*>(it->req);
-      it = sending_.erase(it);
-      any = true;
-    } else {
-      ++it;
-    }
-  }
-  return any;
-}
+bool network::reap_sends() { return link_->reap(); }
 
 bool network::receive_all() {
   bool any = false;
@@ -633,21 +627,12 @@ bool network::receive_all() {
   // slept is seen by the second call. So one empty answer is not enough.
   int empty = 0;
   for (;;) {
-    int flag = 0;
-    MPI_Status st;
-    int rc = MPI_Iprobe(MPI_ANY_SOURCE, mpi_tag, MPI_COMM_WORLD, &flag, &st);
-    if (rc != MPI_SUCCESS) fatal("MPI_Iprobe failed: " + mpi_error(rc));
-    if (!flag) {
+    int from = -1;
+    if (!link_->receive(from, buf)) {
       if (++empty < 2) continue;
       return any;
     }
-    int n = 0;
-    MPI_Get_count(&st, MPI_BYTE, &n);
-    buf.resize(static_cast<std::size_t>(n));
-    rc = MPI_Recv(buf.data(), n, MPI_BYTE, st.MPI_SOURCE, mpi_tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    if (rc != MPI_SUCCESS)
-      fatal("MPI_Recv from rank " + std::to_string(st.MPI_SOURCE) + " failed: " + mpi_error(rc));
-    handle_batch(st.MPI_SOURCE, buf);
+    handle_batch(from, buf);
     any = true;
     // A local worker has been given something to do (a request to answer,
     // work to start) and may share this thread's core: let it run first;
@@ -716,14 +701,14 @@ bool network::take_events() {
         local_ended_ = ack_sent_ = false;
         acks_ = 0;
         refusals_ = 0;
-        next_ask_ = clock::now();
+        next_ask_ = now();
         root_done_here_ = false;
         if (rank_ != 0 && !pending_done_.empty() && pending_done_number_ == root_number_) {
           // Rank 0 finished this root call before this process began it.
           outcome_ = std::move(pending_done_);
           pending_done_.clear();
           root_done_here_ = true;
-          rt_.mark_root_done();
+          host_.mark_root_done();
         }
         for (auto [from, seq] : std::exchange(deferred_, {})) on_request(from, seq, 0);
         break;

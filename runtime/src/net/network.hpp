@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -21,11 +22,10 @@
 #include "../worker.hpp"
 #include "doorbell.hpp"
 #include "frame.hpp"
+#include "host.hpp"
+#include "mpi_transport.hpp"
 #include "shared_requests.hpp"
-
-namespace tascell::detail {
-class runtime;
-}
+#include "transport.hpp"
 
 namespace tascell::detail::net {
 
@@ -40,8 +40,21 @@ class network {
  public:
   // Starts the message thread, which initialises MPI and checks that every
   // process runs the same binary; returns once the ranks are known.
-  network(runtime& rt, const settings& cfg);
+  network(host& h, const settings& cfg);
+  // A simulated process `rank` of `size` (tests/sim/): no message thread and
+  // no MPI. The caller runs the message thread's turns (turn()) and carries
+  // the batches (`link`). The host's workers exist already (attach()).
+  network(host& h, const settings& cfg, transport& link, int rank, int size);
   ~network();  // finalises MPI (collectively, at exit)
+
+  // One turn of the message thread's loop: what workers handed over, what
+  // arrived, what to ask and answer. True when it did something.
+  bool turn();
+  // Simulated processes on one machine (tests/sim/): requests between them
+  // are posted through `objects`, one per process, each
+  // shared_requests::object_bytes() long, zeroed, with this process's
+  // workers already placed in its own (shared_requests::attach_for_testing).
+  void share_requests_for_testing(const std::vector<char*>& objects);
 
   int rank() const { return rank_; }
   int size() const { return size_; }
@@ -174,11 +187,6 @@ class network {
     // A local steal-back forwarded through this proxy: its request number.
     std::uint64_t back_seq = 0;
   };
-  struct in_flight {
-    std::string buf;
-    void* req;  // MPI_Request, opaque here
-  };
-
   void thread_main();
   void init_mpi();
   void take_priority();  // TASCELL_MSG_PRIORITY
@@ -268,8 +276,13 @@ class network {
   // ask_for_work() and pause() both use it.
   bool wants_work() const;
 
-  runtime& rt_;
+  host& host_;
   settings cfg_;
+  // How batches travel: MPI (made by the message thread, which alone calls
+  // MPI), or a simulation's.
+  std::unique_ptr<mpi_transport> mpi_;
+  transport* link_ = nullptr;
+  std::chrono::steady_clock::time_point now() const { return link_->now(); }
   int rank_ = 0, size_ = 1;
   int local_rank_ = 0, local_size_ = 1;
   cpu_sharing cpus_here_ = cpu_sharing::alone;
@@ -331,7 +344,6 @@ class network {
 
   // --- message thread only ---
   std::vector<std::string> out_;  // batches being built, per destination
-  std::deque<in_flight> sending_;
   std::deque<std::pair<int, std::string>> to_send_;  // batches ready to go, in order
   std::vector<int> loads_;        // last load heard from each rank
   unsigned quiet_ = 0;            // turns without a message (back-off)

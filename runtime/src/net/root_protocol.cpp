@@ -13,29 +13,10 @@
 #include <cmath>
 #include <cstring>
 
-#include "../runtime.hpp"
+#include "../worker.hpp"
 #include "network.hpp"
 #include "registry.hpp"
 #include "tascell/incumbent.hpp"
-
-namespace tascell::detail {
-
-void incumbent_improved(std::uint64_t id, const void* bytes, std::size_t n, bool is_number, double value) {
-  if (worker_impl* w = current_worker; w && w->tracing) {
-    std::int64_t bits = 0;
-    std::memcpy(&bits, &value, sizeof bits);
-    w->note(trace_type::incumbent, id, 0, is_number, bits);
-  }
-  if (net::network* nw = runtime::get().net())
-    nw->incumbent_improved(id, std::string(static_cast<const char*>(bytes), n));
-}
-
-void board_published(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string value) {
-  if (!spreading.load(std::memory_order_relaxed)) return;
-  if (net::network* nw = runtime::get().net()) nw->board_published(id, key, stamp, std::move(value));
-}
-
-}  // namespace tascell::detail
 
 namespace tascell::detail::net {
 
@@ -101,7 +82,7 @@ void network::on_root_done(int from, reader& r) {
   if (in_root_ && n == root_number_ && !root_done_here_) {
     outcome_ = std::string(outcome);
     root_done_here_ = true;
-    rt_.mark_root_done();
+    host_.mark_root_done();
   } else if (!in_root_ && n == root_number_ + 1) {
     pending_done_ = std::string(outcome);
     pending_done_number_ = n;
@@ -127,7 +108,7 @@ void network::on_root_finish(int from, reader& r) {
   if (from != 0 || !in_root_ || !ack_sent_ || n != root_number_)
     throw malformed_message("an unexpected finish of root call " + std::to_string(n));
   apply_shared_state(values);
-  board_writes();  // these entries are settled: not to be sent again
+  host_.board_writes();  // these entries are settled: not to be sent again
   in_root_ = false;
   {
     std::lock_guard<std::mutex> g(root_m_);
@@ -194,7 +175,7 @@ void network::on_incumbent(int from, reader& r) {
   if (!in_root_ || n != root_number_) return;  // from a root call that has ended
   bool improved = false;
   try {
-    improved = apply_incumbent(id, value);
+    improved = host_.apply_incumbent(id, value);
   } catch (const std::runtime_error& e) {
     throw malformed_message(e.what());
   }
@@ -208,13 +189,13 @@ void network::on_incumbent(int from, reader& r) {
 std::string network::pack_shared_state() {
   std::string out;
   writer w(out);
-  auto values = incumbent_values();
+  auto values = host_.incumbent_values();
   w.put(static_cast<std::uint32_t>(values.size()));
   for (auto& [id, bytes] : values) {
     w.put(id);
     w.bytes(bytes);
   }
-  auto writes = board_writes();
+  auto writes = host_.board_writes();
   w.put(static_cast<std::uint32_t>(writes.size()));
   for (auto& [id, key, stamp, value] : writes) {
     w.put(id);
@@ -232,7 +213,7 @@ void network::apply_shared_state(std::string_view bytes) {
     for (std::uint32_t i = 0; i < n; ++i) {
       auto id = r.get<std::uint64_t>("an incumbent id");
       std::string_view v = r.bytes("an incumbent value");
-      apply_incumbent(id, v);
+      host_.apply_incumbent(id, v);
     }
     auto m = r.get<std::uint32_t>("a board write count");
     for (std::uint32_t i = 0; i < m; ++i) {
@@ -240,7 +221,7 @@ void network::apply_shared_state(std::string_view bytes) {
       auto key = r.get<std::uint64_t>("a board key");
       auto stamp = r.get<std::uint64_t>("a board stamp");
       std::string_view v = r.bytes("a board value");
-      apply_board(id, key, stamp, v);
+      host_.apply_board(id, key, stamp, v);
     }
   } catch (const malformed_message&) {
     throw;
@@ -301,7 +282,7 @@ void network::on_board(int from, reader& r) {
   std::string_view value = r.bytes("a board value");
   if (!in_root_ || n != root_number_) return;  // from a root call that has ended
   try {
-    apply_board(id, key, stamp, value);
+    host_.apply_board(id, key, stamp, value);
   } catch (const std::runtime_error& e) {
     throw malformed_message(e.what());
   }

@@ -13,7 +13,7 @@
 // stops are forwarded to it, and local steal-backs go through it.
 #include <sstream>
 
-#include "../runtime.hpp"
+#include "../worker.hpp"
 #include "giver.hpp"
 #include "network.hpp"
 #include "registry.hpp"
@@ -31,7 +31,7 @@ task* network::take_work(worker_impl* w, bool hungry) {
   if (t && inbox_.compare_exchange_strong(t, nullptr, std::memory_order_acq_rel)) {
     t->thief.store(w, std::memory_order_seq_cst);
     if (t->stop.load(std::memory_order_seq_cst)) w->attention.store(1, std::memory_order_release);
-    auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(clock::now().time_since_epoch()).count() -
+    auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now().time_since_epoch()).count() -
               t->asked_ns;
     {
       std::lock_guard<std::mutex> g(lat_m_);
@@ -56,7 +56,7 @@ bool network::post_request() {
   if (arm_.load(std::memory_order_acquire) != arm_ready || !out_of_work()) return false;
   int expected = arm_ready;
   if (!arm_.compare_exchange_strong(expected, arm_claimed, std::memory_order_acq_rel)) return false;
-  armed_.claimed = clock::now();
+  armed_.claimed = now();
   if (tracing_) armed_.claimed_trace = trace_now();
   expecting_.store(true, std::memory_order_relaxed);
   bool ok = shared_.post(armed_.rank, armed_.root, armed_.seq, armed_.largest, armed_.start);
@@ -111,7 +111,7 @@ int network::choose_victim_rank() {
 }
 
 bool network::may_ask() const {
-  return size_ >= 2 && in_root_ && !root_done_here_ && !rt_.root_done() && !asking_seq_;
+  return size_ >= 2 && in_root_ && !root_done_here_ && !host_.root_done() && !asking_seq_;
 }
 
 bool network::out_of_work() const { return !inbox_.load(std::memory_order_acquire) && all_hungry(); }
@@ -126,7 +126,7 @@ bool network::keep_worker_post() {
   // been taken, and when it has run the request leaves at once. Arming only
   // at the next turn would wait for this thread to wake.
   bool can = shared_.active() && cfg_.loop == message_loop::adaptive && attached_.load(std::memory_order_acquire) &&
-             may_ask() && clock::now() >= next_ask_;
+             may_ask() && now() >= next_ask_;
   if (st == arm_ready) {
     if (!can && !disarm_worker_post()) return adopt_worker_post();
     return false;
@@ -185,15 +185,15 @@ bool network::adopt_worker_post() {
 
 bool network::ask_for_work() {
   if (adopt_worker_post()) return true;
-  auto now = clock::now();
-  if (now < next_ask_ || !wants_work()) return false;
+  auto started = now();
+  if (started < next_ask_ || !wants_work()) return false;
   // Every worker is idle but none has taken the armed request yet: ask here.
   if (!disarm_worker_post()) return adopt_worker_post();
   int to = choose_victim_rank();
   asking_seq_ = next_seq_++;
   expecting_.store(true, std::memory_order_relaxed);
   asking_rank_ = to;
-  asking_since_ = now;
+  asking_since_ = started;
   // To a process on this machine: posted to one of its workers directly
   // (shared_requests.hpp), or by MPI when that cannot be done now.
   posted_ = shared_.post(to, root_number_, asking_seq_, cfg_.remote_giver == giver_choice::largest, rng_ >> 17);
@@ -243,7 +243,7 @@ void network::on_work(int from, reader& r) {
     inbox_.store(t, std::memory_order_release);
     filled_inbox_ = true;
     // Hungry workers may be asleep in their back-off.
-    rt_.wake_workers();
+    host_.wake_workers();
     return;
   }
   if (!answer_back(seq, t)) {
@@ -284,7 +284,7 @@ void network::on_refuse(int from, std::uint64_t seq) {
     // a row; then wait, longer each time, up to 1 ms.
     int over = refusals_ - (size_ - 1);
     long us = over < 0 ? 0 : std::min<long>(1000, 5L << std::min(over, 8));
-    next_ask_ = clock::now() + std::chrono::microseconds(us);
+    next_ask_ = now() + std::chrono::microseconds(us);
     return;
   }
   if (!answer_back(seq, refused)) throw malformed_message("a refusal that answers no request");
@@ -359,18 +359,18 @@ void network::stand(int thief) {
 
 void network::adopt_posted() {
   claims_seen_ = shared_.adopt([&](int thief, std::uint64_t seq, int victim) {
-    if (victim < 0 || victim >= rt_.size())
+    if (victim < 0 || victim >= host_.workers())
       fatal("malformed request from rank " + std::to_string(thief) + " through shared memory: worker " +
-            std::to_string(victim) + " of " + std::to_string(rt_.size()));
+            std::to_string(victim) + " of " + std::to_string(host_.workers()));
     proxy* p = standing_[static_cast<std::size_t>(thief)];
     p->seq = seq;
-    p->victim = rt_.worker(victim);
+    p->victim = host_.worker(victim);
     proxies_.push_back(p);
     stand(thief);
     // Not answered yet: the worker may be napping at a join.
     if (p->w->reply.load(std::memory_order_acquire) == no_reply) {
       posted_local_ = true;
-      rt_.wake_workers();
+      host_.wake_workers();
     }
   });
 }
@@ -390,7 +390,7 @@ void network::on_request(int from, std::uint64_t seq, std::uint64_t wanted) {
     writer w(begin(from, msg::refuse));
     w.put(seq);
   };
-  if (!in_root_ || root_done_here_ || rt_.root_done()) return refuse_now();
+  if (!in_root_ || root_done_here_ || host_.root_done()) return refuse_now();
   task* target = nullptr;
   if (wanted) {
     auto it = received_.find({from, wanted});
@@ -425,22 +425,22 @@ bool network::ask_local(proxy& p) {
     p.victim = v;
     posted_local_ = true;
     v->attention.store(1, std::memory_order_release);
-    rt_.wake_workers();  // it may be napping at a join
+    host_.wake_workers();  // it may be napping at a join
     return true;
   };
   if (p.wanted) return post(static_cast<worker_impl*>(p.wanted->thief.load(std::memory_order_seq_cst)));
-  int n = rt_.size();
+  int n = host_.workers();
   int start = static_cast<int>(rng_ % static_cast<std::uint64_t>(n));
   if (cfg_.remote_giver == giver_choice::largest) {
     // The largest piece on offer here, so that one round trip keeps the
     // asking process busy longest (giver.hpp).
     int i = choose_giver(
-        n, static_cast<std::uint64_t>(start), true, [&](int k) { return rt_.worker(k); },
+        n, static_cast<std::uint64_t>(start), true, [&](int k) { return host_.worker(k); },
         [&](worker_impl* v) { return v->busy.load(std::memory_order_relaxed) && !tried(v); });
-    if (i >= 0 && post(rt_.worker(i))) return true;
+    if (i >= 0 && post(host_.worker(i))) return true;
   }
   for (int k = 0; k < n; ++k) {
-    worker_impl* v = rt_.worker((start + k) % n);
+    worker_impl* v = host_.worker((start + k) % n);
     if (v->busy.load(std::memory_order_relaxed) && post(v)) return true;
   }
   return false;
@@ -477,7 +477,7 @@ bool network::tend_proxies() {
       // Waiting for the local worker's answer.
       task* t = p->w->reply.load(std::memory_order_acquire);
       if (t == no_reply) {
-        if (rt_.root_done()) {
+        if (host_.root_done()) {
           // The workers are leaving the root call: withdraw the request
           // unless the victim has answered it. A victim that is answering
           // it at this moment finds it withdrawn and sends nothing
@@ -501,7 +501,7 @@ bool network::tend_proxies() {
         send_work(*p, t);
         continue;
       }
-      if (!p->wanted && !rt_.root_done() && ask_local(*p)) continue;
+      if (!p->wanted && !host_.root_done() && ask_local(*p)) continue;
       writer w(begin(p->from, msg::refuse));
       w.put(p->seq);
       free_proxy(p);
@@ -512,7 +512,7 @@ bool network::tend_proxies() {
     worker_impl* req = p->w->requester.load(std::memory_order_acquire);
     if (req && !p->back_seq) {
       any = true;
-      if (req->wanted != p->given || rt_.root_done()) {
+      if (req->wanted != p->given || host_.root_done()) {
         answer(*p, refused);
       } else {
         p->back_seq = next_seq_++;
