@@ -62,6 +62,7 @@ void network::describe_all() {
     say_in_use(m, *p);
     m << ".\n";
   }
+  log_.print(m, ("tascell: rank " + std::to_string(rank_) + ": ").c_str());
   for (int i = 0; i < host_.workers(); ++i) {
     const worker_impl* w = host_.worker(i);
     const worker_impl* r = w->requester.load(std::memory_order_acquire);
@@ -74,6 +75,12 @@ void network::describe_all() {
     m << ".\n";
   }
   std::fprintf(stderr, "%s", m.str().c_str());
+}
+
+std::string network::say_log() const {
+  std::ostringstream m;
+  log_.print(m, ("tascell: rank " + std::to_string(rank_) + ": ").c_str());
+  return m.str();
 }
 
 void network::describe(const worker_impl* pw) const {

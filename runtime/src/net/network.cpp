@@ -698,6 +698,7 @@ bool network::take_events() {
       case event::root_begin:
         in_root_ = true;
         ++root_number_;
+        log_.note(protocol_log::step::root_begin, root_number_);
         local_ended_ = ack_sent_ = false;
         acks_ = 0;
         refusals_ = 0;

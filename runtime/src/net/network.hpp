@@ -24,6 +24,7 @@
 #include "frame.hpp"
 #include "host.hpp"
 #include "mpi_transport.hpp"
+#include "protocol_log.hpp"
 #include "shared_requests.hpp"
 #include "transport.hpp"
 
@@ -319,12 +320,15 @@ class network {
   // (describe.cpp). Installed only over the default action.
   void catch_dump_signal();
   void describe_all();
+  std::string say_log() const;  // log_, one step a line
   std::uint64_t asking_said_ = 0;  // the request watch_asking() spoke of
   std::atomic<bool> attached_{false};
   std::atomic<bool> expecting_{false};
 
   // Pieces received for this process, waiting for a worker.
   std::atomic<task*> inbox_{nullptr};
+  // The last steps of asking and receiving (SIGUSR1 and internal errors).
+  protocol_log log_;
 
   // The request a worker may post (post_request). arm_ is written by the
   // message thread while the state is `none`, and by the worker that

@@ -67,6 +67,7 @@ bool network::tend_root() {
     w.bytes(values);
   }
   in_root_ = false;
+  log_.note(protocol_log::step::root_end, root_number_);
   {
     std::lock_guard<std::mutex> g(root_m_);
     root_over_ = true;
@@ -110,6 +111,7 @@ void network::on_root_finish(int from, reader& r) {
   apply_shared_state(values);
   host_.board_writes();  // these entries are settled: not to be sent again
   in_root_ = false;
+  log_.note(protocol_log::step::root_end, root_number_);
   {
     std::lock_guard<std::mutex> g(root_m_);
     root_over_ = true;

@@ -30,6 +30,7 @@ task* network::take_work(worker_impl* w, bool hungry) {
   task* t = inbox_.load(std::memory_order_acquire);
   if (t && inbox_.compare_exchange_strong(t, nullptr, std::memory_order_acq_rel)) {
     t->thief.store(w, std::memory_order_seq_cst);
+    log_.note(protocol_log::step::take, 0, t->from_handle, t->from_rank);
     if (t->stop.load(std::memory_order_seq_cst)) w->attention.store(1, std::memory_order_release);
     auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(now().time_since_epoch()).count() -
               t->asked_ns;
@@ -60,6 +61,7 @@ bool network::post_request() {
   if (tracing_) armed_.claimed_trace = trace_now();
   expecting_.store(true, std::memory_order_relaxed);
   bool ok = shared_.post(armed_.rank, armed_.root, armed_.seq, armed_.largest, armed_.start);
+  log_.note(protocol_log::step::claim, armed_.seq, ok);
   arm_.store(ok ? arm_posted : arm_failed, std::memory_order_release);
   return true;
 }
@@ -139,13 +141,17 @@ bool network::keep_worker_post() {
   armed_.root = root_number_;
   armed_.largest = cfg_.remote_giver == giver_choice::largest;
   armed_.start = rng_ >> 17;
+  log_.note(protocol_log::step::arm, armed_.seq, 0, to);
   arm_.store(arm_ready, std::memory_order_release);
   return false;
 }
 
 bool network::disarm_worker_post() {
   int expected = arm_ready;
-  if (arm_.compare_exchange_strong(expected, arm_none, std::memory_order_acq_rel)) return true;
+  if (arm_.compare_exchange_strong(expected, arm_none, std::memory_order_acq_rel)) {
+    log_.note(protocol_log::step::disarm, armed_.seq);
+    return true;
+  }
   return expected == arm_none;
 }
 
@@ -169,6 +175,7 @@ bool network::adopt_worker_post() {
   expecting_.store(true, std::memory_order_relaxed);
   posted_ = st == arm_posted;
   posted_rung_ = false;
+  log_.note(protocol_log::step::adopt, a.seq, posted_, a.rank);
   if (tracing_) note_at(a.claimed_trace, trace_type::ask, 0, a.rank, posted_ ? 1 : 0);
   if (posted_) {
     posts_.fetch_add(1, std::memory_order_relaxed);
@@ -198,6 +205,7 @@ bool network::ask_for_work() {
   // (shared_requests.hpp), or by MPI when that cannot be done now.
   posted_ = shared_.post(to, root_number_, asking_seq_, cfg_.remote_giver == giver_choice::largest, rng_ >> 17);
   posted_rung_ = false;
+  log_.note(protocol_log::step::ask, asking_seq_, posted_, to);
   if (tracing_) note(trace_type::ask, 0, to, posted_ ? 1 : 0);
   if (posted_) {
     posts_.fetch_add(1, std::memory_order_relaxed);
@@ -233,6 +241,7 @@ void network::on_work(int from, reader& r) {
   t->from_handle = handle;
   t->serial = next_task_serial();
   received_[{from, handle}] = t;
+  log_.note(protocol_log::step::work, seq, handle, from);
   if (tracing_) note(trace_type::arrived, piece_flow_id(from, handle), from);
   if (seq == asking_seq_ && from == asking_rank_) {
     asking_seq_ = 0;
@@ -240,7 +249,14 @@ void network::on_work(int from, reader& r) {
     expecting_.store(false, std::memory_order_relaxed);
     refusals_ = 0;
     t->asked_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(asking_since_.time_since_epoch()).count();
-    inbox_.store(t, std::memory_order_release);
+    log_.note(protocol_log::step::inbox, seq, handle, from);
+    // One request out at a time, made only when the inbox was empty
+    // (out_of_work): a piece still there now would be lost for good, and
+    // the process that gave it would wait for it for ever.
+    if (task* old = inbox_.exchange(t, std::memory_order_acq_rel))
+      fatal("internal error: work for request " + std::to_string(seq) + " from rank " + std::to_string(from) +
+            " arrived while the inbox still held piece " + std::to_string(old->from_handle) + " of rank " +
+            std::to_string(old->from_rank) + "; the last steps:\n" + say_log());
     filled_inbox_ = true;
     // Hungry workers may be asleep in their back-off.
     host_.wake_workers();
@@ -273,6 +289,7 @@ bool network::answer_back(std::uint64_t seq, task* t) {
 
 void network::on_refuse(int from, std::uint64_t seq) {
   adopt_worker_post();
+  log_.note(protocol_log::step::refuse, seq, 0, from);
   if (seq == asking_seq_ && from == asking_rank_) {
     if (tracing_) note(trace_type::denied, 0, from);
     asking_seq_ = 0;
