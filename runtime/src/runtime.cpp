@@ -68,6 +68,15 @@ runtime& runtime::get() {
 runtime::runtime(settings s) : cfg_(std::move(s)) {
   // MPI first: a bad MPI set-up stops the program before any worker starts.
   if (net::launched_by_mpi(cfg_)) net_ = std::make_unique<net::network>(*this, cfg_);
+  // The list and the warnings once per run, not once per process: mpirun -x
+  // gives every process the same variables.
+  if (rank() == 0) {
+    if (cfg_.help) {
+      std::fputs(cfg_.list().c_str(), stdout);
+      std::fflush(stdout);
+    }
+    std::fputs(settings::unknown_variables(environ).c_str(), stderr);
+  }
   std::uint64_t seed = cfg_.seed ? cfg_.seed
                                  : static_cast<std::uint64_t>(
                                        std::chrono::steady_clock::now().time_since_epoch().count());

@@ -1,5 +1,6 @@
-// The runtime's settings: one small type each, with its environment name,
-// default and validation; read once when the runtime starts.
+// The runtime's settings: one field per TASCELL_* variable, read once when
+// the runtime starts. Names, defaults, allowed values and help are in the
+// table of setting_table.cpp, not here.
 #pragma once
 
 #include <cstdint>
@@ -23,33 +24,45 @@ enum class request_path { shared, mpi };
 // run other work on another fiber (suspend).
 enum class wait_mode { nest, suspend };
 
+// The defaults of the fields below are the table's: from_environment() sets
+// every field, from the variable or from its default there.
 struct settings {
   int workers = 1;                          // TASCELL_WORKERS
   bool stats = false;                       // TASCELL_STATS
-  victim_choice victim = victim_choice::loaded;  // TASCELL_VICTIM
+  victim_choice victim{};                   // TASCELL_VICTIM
   std::uint64_t seed = 0;                   // TASCELL_SEED (0: from the clock)
   std::size_t stack_bytes = 0;              // TASCELL_STACK_MB
-  bool pin = true;                          // TASCELL_PIN
-  wait_mode wait = wait_mode::nest;         // TASCELL_WAIT
+  bool pin = false;                         // TASCELL_PIN
+  wait_mode wait{};                         // TASCELL_WAIT
   // Seconds a worker waits for one answer to a request before it says so on
   // stderr (watchdog.cpp); 0: never.
-  int watchdog_s = 60;                      // TASCELL_WATCHDOG
+  int watchdog_s = 0;                       // TASCELL_WATCHDOG
+  bool help = false;                        // TASCELL_HELP: print the list at start
   // Several processes.
-  mpi_use mpi = mpi_use::automatic;         // TASCELL_MPI
-  victim_choice remote_victim = victim_choice::loaded;  // TASCELL_REMOTE_VICTIM
-  giver_choice remote_giver = giver_choice::largest;    // TASCELL_REMOTE_GIVER
-  message_loop loop = message_loop::adaptive;           // TASCELL_MSG_LOOP
-  msg_priority priority = msg_priority::automatic;      // TASCELL_MSG_PRIORITY
-  request_path node_requests = request_path::shared;  // TASCELL_NODE_REQUESTS
-  spread incumbent = spread::broadcast;     // TASCELL_INCUMBENT
+  mpi_use mpi{};                            // TASCELL_MPI
+  victim_choice remote_victim{};            // TASCELL_REMOTE_VICTIM
+  giver_choice remote_giver{};              // TASCELL_REMOTE_GIVER
+  message_loop loop{};                      // TASCELL_MSG_LOOP
+  msg_priority priority{};                  // TASCELL_MSG_PRIORITY
+  request_path node_requests{};             // TASCELL_NODE_REQUESTS
+  spread incumbent{};                       // TASCELL_INCUMBENT
   int incumbent_param = 0;                  // x of random:x, l of lifeline:l
   std::string trace;                        // TASCELL_TRACE: a path, or empty
-  std::int64_t trace_records = 2'000'000;   // TASCELL_TRACE_RECORDS: per worker and message thread
+  std::int64_t trace_records = 0;           // TASCELL_TRACE_RECORDS: per worker and message thread
 
   // Reads every TASCELL_* variable; throws config_error naming the variable,
   // the value and what is allowed.
   static settings from_environment();
+  // The workers' settings as NAME=value, for a line of a report.
   std::string describe() const;
+  // What TASCELL_HELP=1 prints: every setting with its value here, its
+  // default, what it allows and what it does.
+  std::string list() const;
+  // A warning line for each TASCELL_* variable of `environment` (as environ:
+  // NAME=value, ending with nullptr) that is not a setting, naming the
+  // setting nearest to it (a typo such as TASCELL_WORKER=2 is otherwise
+  // silently ignored); empty when there is none.
+  static std::string unknown_variables(const char* const* environment);
 };
 
 }  // namespace tascell::detail

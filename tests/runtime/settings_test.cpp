@@ -1,18 +1,32 @@
 // Every TASCELL_* setting: bad values are refused with a message naming the
-// variable, the value and what is allowed; good values are read.
+// variable, the value and what is allowed; good values are read. The table
+// of settings (setting_table.hpp): each default is a value its entry reads,
+// each entry refuses a bad value, the list of TASCELL_HELP=1 shows every
+// entry, docs/runtime-api.md lists exactly the table's settings, and an
+// unknown TASCELL_* variable is warned of.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
 #include <string>
+#include <vector>
 
+#include "setting_table.hpp"
 #include "settings.hpp"
 #include "tascell/root.hpp"
+#include "tascell/tascell.hpp"
 
 namespace {
 
+using tascell::detail::setting;
+using tascell::detail::setting_table;
 using tascell::detail::settings;
 
-// Sets one variable for the duration of a test, restoring it afterwards.
+// Sets one variable (or unsets it: v == nullptr) for the duration of a test,
+// restoring it afterwards.
 struct scoped_env {
   std::string name;
   std::string old;
@@ -21,8 +35,10 @@ struct scoped_env {
     const char* o = std::getenv(n);
     had = o != nullptr;
     if (o) old = o;
-    setenv(n, v, 1);
+    if (v) setenv(n, v, 1);
+    else unsetenv(n);
   }
+  scoped_env(const scoped_env&) = delete;
   ~scoped_env() {
     if (had) setenv(name.c_str(), old.c_str(), 1);
     else unsetenv(name.c_str());
@@ -150,4 +166,135 @@ TEST(Settings, GoodValuesAreRead) {
     scoped_env h("TASCELL_WAIT", "nest");
     EXPECT_EQ(settings::from_environment().wait, tascell::detail::wait_mode::nest);
   }
+}
+
+namespace {
+
+// Every setting unset (ctest sets some for the whole binary), for as long as
+// it lives.
+struct all_unset {
+  std::vector<std::unique_ptr<scoped_env>> vars;
+  all_unset() {
+    for (const setting& e : setting_table()) vars.push_back(std::make_unique<scoped_env>(e.name, nullptr));
+  }
+};
+
+}  // namespace
+
+TEST(SettingTable, EveryDefaultIsWhatAnUnsetVariableGivesAndAValueTheEntryReads) {
+  all_unset none;
+  settings unset = settings::from_environment();
+  ASSERT_FALSE(setting_table().empty());
+  for (const setting& e : setting_table()) {
+    EXPECT_EQ(e.field.show(unset), e.dflt) << e.name;
+    if (e.dflt.empty()) continue;  // TASCELL_TRACE: unset and empty are the same
+    scoped_env v(e.name, e.dflt.c_str());
+    settings s;
+    ASSERT_NO_THROW(s = settings::from_environment()) << e.name << "=" << e.dflt;
+    EXPECT_EQ(e.field.show(s), e.dflt) << e.name;
+    EXPECT_EQ(s.describe(), unset.describe()) << e.name;
+    EXPECT_EQ(s.list(), unset.list()) << e.name;
+  }
+}
+
+TEST(SettingTable, EveryEntryRefusesABadValueNamingTheVariableTheValueAndWhatIsAllowed) {
+  // A bad value of each setting; TASCELL_TRACE takes any path (a path that
+  // cannot be written is reported when the trace is written, at exit).
+  const std::map<std::string, std::string> bad = {
+      {"TASCELL_WORKERS", "4097"},      {"TASCELL_VICTIM", "nearest"},     {"TASCELL_SEED", "x"},
+      {"TASCELL_STACK_MB", "65537"},    {"TASCELL_PIN", "2"},              {"TASCELL_STATS", "maybe"},
+      {"TASCELL_WAIT", "yield"},        {"TASCELL_WATCHDOG", "-1"},        {"TASCELL_TRACE_RECORDS", "999"},
+      {"TASCELL_HELP", "please"},       {"TASCELL_MPI", "yes"},            {"TASCELL_REMOTE_VICTIM", "near"},
+      {"TASCELL_REMOTE_GIVER", "first"}, {"TASCELL_INCUMBENT", "lifeline"}, {"TASCELL_MSG_LOOP", "fast"},
+      {"TASCELL_NODE_REQUESTS", "shm"}, {"TASCELL_MSG_PRIORITY", "high"},
+  };
+  for (const setting& e : setting_table()) {
+    if (std::string(e.name) == "TASCELL_TRACE") continue;
+    auto b = bad.find(e.name);
+    ASSERT_NE(b, bad.end()) << e.name << " has no bad value in this test";
+    EXPECT_EQ(refusal(e.name, b->second.c_str()),
+              std::string("tascell: bad setting ") + e.name + "=\"" + b->second + "\": expected " + e.allowed);
+  }
+  for (const auto& [name, value] : bad) EXPECT_NE(tascell::detail::find_setting(name), nullptr) << name;
+}
+
+TEST(SettingTable, TheListShowsEverySettingWithItsValueDefaultAllowedValuesAndHelp) {
+  all_unset none;
+  scoped_env w("TASCELL_WORKERS", "3"), v("TASCELL_VICTIM", "random");
+  std::string list = settings::from_environment().list();
+  for (const setting& e : setting_table()) {
+    EXPECT_NE(list.find("\n  " + std::string(e.name) + "="), std::string::npos) << e.name << "\n" << list;
+    EXPECT_NE(list.find(std::string("\n      ") + e.help + "\n"), std::string::npos) << e.name << "\n" << list;
+    EXPECT_NE(list.find(std::string("\n      allowed: ") + e.allowed + "\n"), std::string::npos)
+        << e.name << "\n" << list;
+  }
+  const setting* workers = tascell::detail::find_setting("TASCELL_WORKERS");
+  ASSERT_NE(workers, nullptr);
+  EXPECT_NE(list.find("\n  TASCELL_WORKERS=3  (default: " + workers->dflt + ")\n"), std::string::npos) << list;
+  EXPECT_NE(list.find("\n  TASCELL_VICTIM=random  (default: loaded)\n"), std::string::npos) << list;
+  EXPECT_NE(list.find("\n  TASCELL_STACK_MB=64  (the default)\n"), std::string::npos) << list;
+  EXPECT_NE(list.find("\n  TASCELL_TRACE=\"\"  (the default)\n"), std::string::npos) << list;
+}
+
+TEST(SettingTable, TheDocsListExactlyTheSettingsOfTheTableInItsOrder) {
+  std::ifstream doc(TASCELL_SOURCE_DIR "/docs/runtime-api.md");
+  ASSERT_TRUE(doc) << "cannot read " TASCELL_SOURCE_DIR "/docs/runtime-api.md";
+  // The rows of the table under "## Settings": | `TASCELL_X` | default | meaning |
+  std::vector<std::string> documented;
+  bool in_section = false;
+  for (std::string line; std::getline(doc, line);) {
+    if (line.rfind("## ", 0) == 0) in_section = line == "## Settings";
+    if (!in_section || line.rfind("| `TASCELL_", 0) != 0) continue;
+    documented.push_back(line.substr(3, line.find('`', 3) - 3));
+  }
+  std::vector<std::string> table;
+  for (const setting& e : setting_table()) table.push_back(e.name);
+  auto joined = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& n : v) s += n + " ";
+    return s;
+  };
+  EXPECT_EQ(joined(documented), joined(table)) << "docs/runtime-api.md's settings table differs from setting_table.cpp";
+}
+
+TEST(SettingTable, AnUnknownTascellVariableIsNamedWithTheNearestSetting) {
+  const char* environment[] = {"TASCELL_WORKER=2",       "PATH=/bin",    "TASCELL_WORKERS=2",
+                               "TASCELL_CXX=g++",        "TASCELL_TEST_REPEAT=3", "TASCELL_VICTMI=random",
+                               "TASCELLWORKERS=2",       "TASCELL_THREADS=4",     nullptr};
+  EXPECT_EQ(settings::unknown_variables(environment),
+            "tascell: warning: TASCELL_WORKER is not a setting and is ignored; the nearest setting is "
+            "TASCELL_WORKERS (TASCELL_HELP=1 lists them all)\n"
+            "tascell: warning: TASCELL_VICTMI is not a setting and is ignored; the nearest setting is "
+            "TASCELL_VICTIM (TASCELL_HELP=1 lists them all)\n"
+            "tascell: warning: TASCELL_THREADS is not a setting and is ignored; the nearest setting is "
+            "TASCELL_TRACE (TASCELL_HELP=1 lists them all)\n");
+  const char* clean[] = {"TASCELL_WORKERS=2", "HOME=/root", nullptr};
+  EXPECT_EQ(settings::unknown_variables(clean), "");
+}
+
+// ctest's runtime.help runs this alone (the runtime starts once per process,
+// at the first root call), with TASCELL_HELP=1 and a misspelt TASCELL_WORKER.
+TEST(StartHelp, TheRuntimePrintsTheListWhenItStartsAndTheProgramGoesOn) {
+  const char* help = std::getenv("TASCELL_HELP");
+  ASSERT_TRUE(help && std::string(help) == "1") << "ctest runs this with TASCELL_HELP=1";
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  int ran = 0;
+  tascell::root([&](tascell::ctx) { ran = 1; });
+  std::string out = testing::internal::GetCapturedStdout();
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(ran, 1);
+  EXPECT_EQ(out.rfind("Tascell++ runtime settings", 0), 0u) << out;
+  for (const setting& e : setting_table())
+    EXPECT_NE(out.find("\n  " + std::string(e.name) + "="), std::string::npos) << e.name << "\n" << out;
+  EXPECT_NE(out.find("\n  TASCELL_HELP=1  (default: 0)\n"), std::string::npos) << out;
+  EXPECT_NE(err.find("tascell: warning: TASCELL_WORKER is not a setting and is ignored; the nearest setting is "
+                     "TASCELL_WORKERS"),
+            std::string::npos)
+      << err;
+  // Once: a later root call says nothing.
+  testing::internal::CaptureStdout();
+  tascell::root([&](tascell::ctx) { ran = 2; });
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), "");
+  EXPECT_EQ(ran, 2);
 }
