@@ -17,6 +17,8 @@
 //                 (mpi.watchdog, TASCELL_WATCHDOG=1)
 // usage: mpi_programs PROGRAM... [--repeat N]   (or "all")
 // Prints one line per program on rank 0; exits 1 on any wrong answer.
+// --late-claim US: an idle worker waits US microseconds between finding an
+// armed request it may post and claiming it (mpi.late_claim).
 // --late-steal-back US: a worker waiting for a piece in another process
 // waits US microseconds between reading the piece's thief and asking it to
 // give back (mpi.late_steal_back). --no-steal-back: a worker at a join never
@@ -418,6 +420,8 @@ int main(int argc, char** argv) {
       }).detach();
     } else if (std::strcmp(argv[i], "--no-steal-back") == 0)
       tascell::detail::steal_back_for_testing(false);
+    else if (std::strcmp(argv[i], "--late-claim") == 0 && i + 1 < argc)
+      tascell::detail::claim_delay_for_testing(std::atoi(argv[++i]));
     else if (std::strcmp(argv[i], "--late-steal-back") == 0 && i + 1 < argc)
       tascell::detail::steal_back_delay_for_testing(std::atoi(argv[++i]));
     else names.emplace_back(argv[i]);

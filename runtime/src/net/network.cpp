@@ -786,6 +786,11 @@ std::vector<std::int64_t> network::take_steal_latencies() {
 
 namespace tascell::detail {
 
+std::atomic<int> claim_delay_us_for_testing{0};
+void claim_delay_for_testing(int microseconds) {
+  claim_delay_us_for_testing.store(microseconds, std::memory_order_relaxed);
+}
+
 void send_raw_for_testing(int rank, std::string bytes) {
   if (net::network* nw = runtime::get().net()) nw->send_raw(rank, std::move(bytes));
 }

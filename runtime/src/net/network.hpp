@@ -28,6 +28,11 @@
 #include "shared_requests.hpp"
 #include "transport.hpp"
 
+namespace tascell::detail {
+// claim_delay_for_testing (testing.hpp).
+extern std::atomic<int> claim_delay_us_for_testing;
+}  // namespace tascell::detail
+
 namespace tascell::detail::net {
 
 // True when the program was started by mpirun (or TASCELL_MPI=1).
@@ -330,10 +335,21 @@ class network {
   // The last steps of asking and receiving (SIGUSR1 and internal errors).
   protocol_log log_;
 
-  // The request a worker may post (post_request). arm_ is written by the
+  // The request a worker may post (post_request). armed_ is written by the
   // message thread while the state is `none`, and by the worker that
-  // claimed it (its time) before `posted` or `failed`.
+  // claimed it (its time) before `posted` or `failed`. arm_ holds the state
+  // in its low bits and, above them, how many requests have been armed: a
+  // worker claims only the arming it saw ready when it found its process
+  // out of work. Without the count, a worker that saw one arming, was
+  // preempted, and then claimed the next (taken back, asked, answered and
+  // re-armed meanwhile, with the answer waiting in the inbox) posted a
+  // request whose answer overwrote that piece: the lost piece of the rare
+  // hang (decisions.md, "The lost piece").
   enum arm_state : int { arm_none, arm_ready, arm_claimed, arm_posted, arm_failed };
+  static int arm_state_of(std::uint64_t word) { return static_cast<int>(word & 7); }
+  static std::uint64_t arm_word(std::uint64_t word, int state) {
+    return (word & ~std::uint64_t{7}) | static_cast<std::uint64_t>(state);
+  }
   struct armed_request {
     int rank = -1;
     std::uint64_t seq = 0, root = 0, start = 0;
@@ -341,7 +357,7 @@ class network {
     std::chrono::steady_clock::time_point claimed;
     std::int64_t claimed_trace = 0;  // trace_now() then, when tracing
   };
-  std::atomic<int> arm_{arm_none};
+  std::atomic<std::uint64_t> arm_{arm_none};
   armed_request armed_;
   std::mutex lat_m_;
   std::vector<std::int64_t> latencies_;

@@ -12,6 +12,7 @@
 // as bytes. The proxy stands for the remote thief until the RESULT comes:
 // stops are forwarded to it, and local steal-backs go through it.
 #include <sstream>
+#include <thread>
 
 #include "../worker.hpp"
 #include "giver.hpp"
@@ -54,15 +55,19 @@ bool network::post_request() {
   // (keep_worker_post); out_of_work() keeps it until that piece has been
   // taken. (The piece was stored before the request was armed: seen here
   // after the acquire.)
-  if (arm_.load(std::memory_order_acquire) != arm_ready || !out_of_work()) return false;
-  int expected = arm_ready;
-  if (!arm_.compare_exchange_strong(expected, arm_claimed, std::memory_order_acq_rel)) return false;
+  std::uint64_t seen = arm_.load(std::memory_order_acquire);
+  if (arm_state_of(seen) != arm_ready || !out_of_work()) return false;
+  if (int us = claim_delay_us_for_testing.load(std::memory_order_relaxed)) [[unlikely]]
+    std::this_thread::sleep_for(std::chrono::microseconds(us));
+  // The arming seen, still ready: no request has been out since, so no
+  // answer can have filled the inbox since out_of_work() looked.
+  if (!arm_.compare_exchange_strong(seen, arm_word(seen, arm_claimed), std::memory_order_acq_rel)) return false;
   armed_.claimed = now();
   if (tracing_) armed_.claimed_trace = trace_now();
   expecting_.store(true, std::memory_order_relaxed);
   bool ok = shared_.post(armed_.rank, armed_.root, armed_.seq, armed_.largest, armed_.start);
   log_.note(protocol_log::step::claim, armed_.seq, ok);
-  arm_.store(ok ? arm_posted : arm_failed, std::memory_order_release);
+  arm_.store(arm_word(seen, ok ? arm_posted : arm_failed), std::memory_order_release);
   return true;
 }
 
@@ -121,7 +126,8 @@ bool network::out_of_work() const { return !inbox_.load(std::memory_order_acquir
 bool network::wants_work() const { return may_ask() && out_of_work(); }
 
 bool network::keep_worker_post() {
-  int st = arm_.load(std::memory_order_acquire);
+  std::uint64_t word = arm_.load(std::memory_order_acquire);
+  int st = arm_state_of(word);
   if (st >= arm_claimed) return adopt_worker_post();
   // Armed also while a piece waits in the inbox (it came in this turn): a
   // worker can claim only when every worker is idle, so after that piece has
@@ -142,21 +148,22 @@ bool network::keep_worker_post() {
   armed_.largest = cfg_.remote_giver == giver_choice::largest;
   armed_.start = rng_ >> 17;
   log_.note(protocol_log::step::arm, armed_.seq, 0, to);
-  arm_.store(arm_ready, std::memory_order_release);
+  arm_.store(arm_word(word + 8, arm_ready), std::memory_order_release);  // the next arming
   return false;
 }
 
 bool network::disarm_worker_post() {
-  int expected = arm_ready;
-  if (arm_.compare_exchange_strong(expected, arm_none, std::memory_order_acq_rel)) {
+  std::uint64_t word = arm_.load(std::memory_order_acquire);
+  if (arm_state_of(word) == arm_ready &&
+      arm_.compare_exchange_strong(word, arm_word(word, arm_none), std::memory_order_acq_rel)) {
     log_.note(protocol_log::step::disarm, armed_.seq);
     return true;
   }
-  return expected == arm_none;
+  return arm_state_of(word) == arm_none;
 }
 
 bool network::adopt_worker_post() {
-  int st = arm_.load(std::memory_order_acquire);
+  int st = arm_state_of(arm_.load(std::memory_order_acquire));
   if (st < arm_claimed) return false;
   // A worker between its claim and the end of its post: a few atomics (its
   // answer cannot come before the post ends). It may have been preempted by
@@ -166,7 +173,7 @@ bool network::adopt_worker_post() {
   while (st == arm_claimed) {
     if (realtime_ && !demoted_) set_realtime(false);
     sched_yield();
-    st = arm_.load(std::memory_order_acquire);
+    st = arm_state_of(arm_.load(std::memory_order_acquire));
   }
   const armed_request& a = armed_;
   asking_seq_ = a.seq;
@@ -186,7 +193,7 @@ bool network::adopt_worker_post() {
     w.put(a.seq);
     w.put(std::uint64_t{0});
   }
-  arm_.store(arm_none, std::memory_order_release);
+  arm_.store(arm_word(arm_.load(std::memory_order_relaxed), arm_none), std::memory_order_release);
   return true;
 }
 

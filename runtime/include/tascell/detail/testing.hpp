@@ -22,6 +22,12 @@ void steal_back_for_testing(bool on);
 // and asking it to give back (0: no wait), so that a test can make the
 // piece's result arrive in between (a race seen once in ~300 runs).
 void steal_back_delay_for_testing(int microseconds);
+// An idle worker that finds every worker of its process idle and a request
+// armed for it waits this long before it claims the request (0: no wait),
+// so that a test can make the message thread take the request back, ask
+// and be answered, and arm the next one in between (the lost piece of the
+// rare hang: decisions.md, "The lost piece").
+void claim_delay_for_testing(int microseconds);
 // This process among those of the run on its machine: {local rank, local size}.
 std::pair<int, int> local_rank_for_testing();
 
