@@ -44,7 +44,7 @@ for san in address thread; do
   echo "== runtime tests under -fsanitize=$san"
   cmake -S . -B "build/$san" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTASCELL_SANITIZE=$san \
     -DTASCELL_BUILD_BENCH=OFF -DTASCELL_BUILD_COMPILER=OFF -DTASCELL_WERROR=ON >/dev/null
-  cmake --build "build/$san" -j"$jobs" --target runtime_tests mpi_programs
+  cmake --build "build/$san" -j"$jobs" --target runtime_tests mpi_programs protocol_hunt
   run_ctest "build/$san"
 done
 

@@ -787,6 +787,7 @@ std::vector<std::int64_t> network::take_steal_latencies() {
 namespace tascell::detail {
 
 std::atomic<int> claim_delay_us_for_testing{0};
+void (*claim_window_for_testing)() = nullptr;
 void claim_delay_for_testing(int microseconds) {
   claim_delay_us_for_testing.store(microseconds, std::memory_order_relaxed);
 }

@@ -31,6 +31,9 @@
 namespace tascell::detail {
 // claim_delay_for_testing (testing.hpp).
 extern std::atomic<int> claim_delay_us_for_testing;
+// Called, when set, where claim_delay_for_testing waits: the protocol
+// simulation runs other steps there, as if the worker were preempted.
+extern void (*claim_window_for_testing)();
 }  // namespace tascell::detail
 
 namespace tascell::detail::net {
@@ -120,6 +123,11 @@ class network {
   // finished and `outcome` holds its result or exception): waits until the
   // root call has ended everywhere and returns rank 0's outcome.
   std::string end_root(std::string outcome);
+  // end_root in two halves, for a caller that must not block (the protocol
+  // simulation): the local part has ended; has the root call ended
+  // everywhere (then `outcome` is rank 0's)?
+  void local_root_end(std::string outcome);
+  bool root_over(std::string& outcome);
 
   // An idle worker of a process whose workers are all idle posts the
   // process's next request for work itself, through shared memory, when the
@@ -152,6 +160,11 @@ class network {
   // detach()) and how this process's clock maps to the common timeline.
   trace_buffer take_trace();
   const trace_clock& clock_alignment() const { return clock_; }
+
+  // What the message thread knows of this process's pieces, requests,
+  // proxies and workers, on stderr (the SIGUSR1 dump; the message thread,
+  // or a simulation's caller).
+  void describe_all();
 
   // Test hook: sends raw bytes to a rank as if they were a batch.
   void send_raw(int to, std::string bytes);
@@ -324,7 +337,6 @@ class network {
   // what this process has out and in, and what each worker is doing
   // (describe.cpp). Installed only over the default action.
   void catch_dump_signal();
-  void describe_all();
   std::string say_log() const;  // log_, one step a line
   std::uint64_t asking_said_ = 0;  // the request watch_asking() spoke of
   std::atomic<bool> attached_{false};

@@ -27,15 +27,25 @@ void network::begin_root() {
 }
 
 std::string network::end_root(std::string outcome) {
-  {
-    std::lock_guard<std::mutex> g(ev_m_);
-    events_.push_back({event::root_end, nullptr, 0, 0, std::move(outcome)});
-    bell_.ring_self();
-  }
+  local_root_end(std::move(outcome));
   std::unique_lock<std::mutex> g(root_m_);
   root_cv_.wait(g, [&] { return root_over_; });
   root_over_ = false;
   return outcome_;
+}
+
+void network::local_root_end(std::string outcome) {
+  std::lock_guard<std::mutex> g(ev_m_);
+  events_.push_back({event::root_end, nullptr, 0, 0, std::move(outcome)});
+  bell_.ring_self();
+}
+
+bool network::root_over(std::string& outcome) {
+  std::lock_guard<std::mutex> g(root_m_);
+  if (!root_over_) return false;
+  root_over_ = false;
+  outcome = outcome_;
+  return true;
 }
 
 bool network::tend_root() {

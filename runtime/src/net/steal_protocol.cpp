@@ -59,6 +59,7 @@ bool network::post_request() {
   if (arm_state_of(seen) != arm_ready || !out_of_work()) return false;
   if (int us = claim_delay_us_for_testing.load(std::memory_order_relaxed)) [[unlikely]]
     std::this_thread::sleep_for(std::chrono::microseconds(us));
+  if (claim_window_for_testing) [[unlikely]] claim_window_for_testing();
   // The arming seen, still ready: no request has been out since, so no
   // answer can have filled the inbox since out_of_work() looked.
   if (!arm_.compare_exchange_strong(seen, arm_word(seen, arm_claimed), std::memory_order_acq_rel)) return false;

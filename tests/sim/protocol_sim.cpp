@@ -1,0 +1,551 @@
+#include "protocol_sim.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <new>
+#include <random>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "net/network.hpp"
+#include "net/shared_requests.hpp"
+#include "settings.hpp"
+#include "tascell/detail/entry.hpp"
+#include "tascell/wire.hpp"
+#include "worker.hpp"
+
+namespace tascell::sim {
+namespace {
+
+using detail::worker_impl;
+namespace net = detail::net;
+
+struct sim_failure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// --- the program: a tree whose value is the sum of its leaves' values ---
+
+std::uint64_t leaf_value(std::uint64_t id) {
+  std::uint64_t z = id + 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+std::uint64_t child_id(std::uint64_t id, int branch, std::int64_t i) {
+  return id * static_cast<std::uint64_t>(branch) + static_cast<std::uint64_t>(i) + 1;
+}
+
+std::uint64_t sequential(std::uint64_t id, int depth, const config& c) {
+  if (depth == c.depth) return leaf_value(id);
+  std::uint64_t sum = 0;
+  for (int i = 0; i < c.branch; ++i) sum += sequential(child_id(id, c.branch, i), depth + 1, c);
+  return sum;
+}
+
+// A piece: iterations [lo, hi) of the node (depth, id).
+struct tree_task : task {
+  std::int32_t depth = 0;
+  std::uint64_t id = 0;
+  std::uint64_t result = 0;
+};
+
+void pack(task* t, out_archive& a) {
+  auto* x = static_cast<tree_task*>(t);
+  a(x->depth, x->id);
+}
+task* unpack(std::int64_t lo, std::int64_t hi, in_archive& a) {
+  auto* x = new tree_task;
+  x->lo = lo;
+  x->hi = hi;
+  a(x->depth, x->id);
+  return x;
+}
+void pack_result(task* t, out_archive& a) { a(static_cast<tree_task*>(t)->result); }
+void unpack_result(task* t, in_archive& a) { a(static_cast<tree_task*>(t)->result); }
+
+const detail::wire_ops tree_wire{pack, unpack, pack_result, unpack_result};
+const node_kind tree_kind{node_type::point, 0,       nullptr, nullptr, nullptr, false, "the simulated tree",
+                          nullptr,          nullptr, &tree_wire};
+const bool tree_kind_registered = (detail::register_kind(&tree_kind, "tascell::sim::tree_kind"), true);
+
+// An open spawn point of the program: iterations [next, end) not started.
+struct frame {
+  std::int32_t depth = 0;
+  std::uint64_t id = 0;
+  std::int64_t next = 0, end = 0;
+  std::uint64_t acc = 0;       // finished iterations, and pieces merged
+  tree_task* piece = nullptr;  // this point is that piece's own
+  std::vector<tree_task*> given;
+  int pending = 0;
+  detail::point_aux aux;  // its alarm (a remote exception or cancel would set it)
+};
+
+struct world;
+struct process;
+
+// A worker: its real shared words (worker_impl) and the program's state.
+struct sim_worker {
+  process* p = nullptr;
+  int index = 0;
+  worker_impl* w = nullptr;
+  std::vector<std::unique_ptr<frame>> stack;
+  int nested = 0;          // pieces running on it (worker_impl::depth)
+  bool asking = false;     // a request out, waiting for `reply`
+  bool tried_local = false;
+  bool help_other = false;  // at a join: steal back or take other work, in turn
+};
+
+struct link final : net::transport {
+  world* wd = nullptr;
+  int rank = 0;
+  void send(int to, std::string batch) override;
+  bool reap() override { return false; }
+  bool sending() const override { return false; }
+  bool receive(int& from, std::string& batch) override;
+  [[noreturn]] void abort(const std::string& cause) override {
+    throw sim_failure("rank " + std::to_string(rank) + ": " + cause);
+  }
+  time_point now() const override;
+};
+
+struct process final : net::host {
+  world* wd = nullptr;
+  int rank = 0;
+  std::vector<sim_worker> workers_;
+  std::vector<void*> regions;  // the workers' memory (shared first pages)
+  bool done = false;           // the root call's end is known here
+  bool ended_local = false, over = false;
+  std::string outcome;
+  link ln;
+  std::unique_ptr<net::network> net;
+
+  int workers() const override { return static_cast<int>(workers_.size()); }
+  worker_impl* worker(int i) const override { return workers_[static_cast<std::size_t>(i)].w; }
+  bool root_done() const override { return done; }
+  void mark_root_done() override { done = true; }
+  void wake_workers() override {}
+  std::vector<std::pair<std::uint64_t, std::string>> incumbent_values() override { return {}; }
+  bool apply_incumbent(std::uint64_t, std::string_view) override { return false; }
+  std::vector<board_write> board_writes() override { return {}; }
+  void apply_board(std::uint64_t, std::uint64_t, std::uint64_t, std::string_view) override {}
+};
+
+struct world {
+  config c;
+  std::mt19937_64 rng;
+  std::uint64_t steps = 0, batches = 0, remote_pieces = 0;
+  std::uint64_t expected = 0;
+  // Batches in flight, [from][to], and delivered but not yet received, [to].
+  std::vector<std::vector<std::deque<std::string>>> flight;
+  std::vector<std::deque<std::pair<int, std::string>>> arrived;
+  std::vector<std::unique_ptr<process>> ps;
+  std::map<std::pair<int, std::uint64_t>, int> runs;  // (giver's rank, its handle) -> times started
+  sim_worker* stepping = nullptr;  // the worker whose step is under way
+  int preempted = 0;
+  // Shared memory: one object per process, its file and size.
+  std::vector<char*> objects;
+  std::vector<int> fds;
+  std::size_t object_bytes = 0, region_bytes = 0;
+
+  std::uint64_t roll(std::uint64_t n) { return n ? rng() % n : 0; }
+  bool any_step(sim_worker* except);
+  void worker_step(sim_worker& s);
+};
+
+void link::send(int to, std::string batch) {
+  wd->flight[static_cast<std::size_t>(rank)][static_cast<std::size_t>(to)].push_back(std::move(batch));
+  ++wd->batches;
+}
+
+bool link::receive(int& from, std::string& batch) {
+  auto& q = wd->arrived[static_cast<std::size_t>(rank)];
+  if (q.empty()) return false;
+  from = q.front().first;
+  batch = std::move(q.front().second);
+  q.pop_front();
+  return true;
+}
+
+link::time_point link::now() const { return time_point(std::chrono::microseconds(wd->steps)); }
+
+// --- workers: the runtime's rules for the shared words (request.cpp,
+// serve.cpp, join.cpp), one small step at a time ---
+
+bool begin_request(sim_worker& s, worker_impl* v, tree_task* wanted) {
+  worker_impl* w = s.w;
+  if (!v || v == w) return false;
+  w->wanted = wanted;
+  w->reply.store(detail::no_reply, std::memory_order_relaxed);
+  worker_impl* expected = nullptr;
+  if (!v->requester.compare_exchange_strong(expected, w, std::memory_order_acq_rel, std::memory_order_relaxed))
+    return false;
+  v->attention.store(1, std::memory_order_release);
+  if (v->remote_rank.load(std::memory_order_relaxed) >= 0) s.p->net->wake();
+  s.asking = true;
+  return true;
+}
+
+void start_piece(sim_worker& s, tree_task* t) {
+  world& wd = *s.p->wd;
+  std::pair<int, std::uint64_t> key =
+      t->from_rank >= 0 ? std::make_pair(t->from_rank, t->from_handle) : std::make_pair(s.p->rank, t->serial);
+  if (++wd.runs[key] > 1)
+    throw sim_failure("piece " + std::to_string(key.second) + " of rank " + std::to_string(key.first) +
+                      " started twice");
+  if (t->from_rank >= 0) ++wd.remote_pieces;
+  auto f = std::make_unique<frame>();
+  f->depth = t->depth;
+  f->id = t->id;
+  f->next = t->lo;
+  f->end = t->hi;
+  f->piece = t;
+  s.stack.push_back(std::move(f));
+  ++s.nested;
+  s.w->depth = s.nested;
+  s.w->busy.store(true, std::memory_order_relaxed);
+  s.w->hungry.store(false, std::memory_order_relaxed);
+}
+
+// give.cpp's rule: the oldest point with work; for a steal-back, only the
+// points of the piece the thief waits for (above its boundary, below the
+// next piece's).
+tree_task* give(sim_worker& s, worker_impl* thief) {
+  std::size_t from = 0, to = s.stack.size();
+  if (thief->wanted) {
+    from = to;
+    for (std::size_t k = 0; k < s.stack.size(); ++k)
+      if (s.stack[k]->piece == thief->wanted) from = k;
+    for (std::size_t k = from + 1; k < s.stack.size(); ++k)
+      if (s.stack[k]->piece) {
+        to = k;
+        break;
+      }
+  }
+  for (std::size_t k = from; k < to; ++k) {
+    frame& f = *s.stack[k];
+    if (f.next >= f.end) continue;
+    std::int64_t mid = f.next + (f.end - f.next) / 2;
+    auto* t = new tree_task;
+    t->kind = &tree_kind;
+    t->lo = mid;
+    t->hi = f.end;
+    t->depth = f.depth;
+    t->id = f.id;
+    t->victim = s.w;
+    t->origin = &f.aux;
+    t->thief.store(thief, std::memory_order_relaxed);
+    t->tree_depth = f.depth;
+    t->serial = detail::next_task_serial();
+    f.end = mid;
+    f.given.push_back(t);
+    ++f.pending;
+    return t;
+  }
+  return nullptr;
+}
+
+void serve(sim_worker& s) {
+  worker_impl* w = s.w;
+  w->attention.exchange(0, std::memory_order_acq_rel);
+  worker_impl* r = w->requester.load(std::memory_order_acquire);
+  if (!r) return;
+  bool proxy = r->remote_rank.load(std::memory_order_acquire) >= 0;
+  tree_task* t = give(s, r);
+  if (detail::release_request(w, r, t ? static_cast<task*>(t) : detail::refused) && proxy) s.p->net->wake();
+}
+
+void end_piece(sim_worker& s, tree_task* t, std::uint64_t result) {
+  t->result = result;
+  t->completed = true;
+  --s.nested;
+  s.w->depth = s.nested;
+  s.w->busy.store(!s.stack.empty(), std::memory_order_relaxed);
+  if (t->from_rank >= 0) {
+    s.p->net->piece_finished(t, s.w);  // the network owns it from here
+    return;
+  }
+  t->done.store(true, std::memory_order_release);
+}
+
+void finish_frame(sim_worker& s) {
+  std::unique_ptr<frame> f = std::move(s.stack.back());
+  s.stack.pop_back();
+  for (tree_task* t : f->given) delete t;
+  if (f->piece) {
+    end_piece(s, f->piece, f->acc);
+  } else if (!s.stack.empty()) {
+    s.stack.back()->acc += f->acc;
+  } else {  // the root task (rank 0)
+    s.w->busy.store(false, std::memory_order_relaxed);
+    s.p->done = true;
+    s.p->outcome = std::to_string(f->acc);
+  }
+}
+
+void seek(sim_worker& s) {
+  process& p = *s.p;
+  int k = p.workers();
+  if (k > 1 && !s.tried_local) {
+    s.tried_local = true;
+    int v = static_cast<int>(p.wd->roll(static_cast<std::uint64_t>(k - 1)));
+    if (v >= s.index) ++v;
+    if (begin_request(s, p.worker(v), nullptr)) return;
+  }
+  s.tried_local = false;
+  if (task* t = p.net->take_work(s.w, true)) start_piece(s, static_cast<tree_task*>(t));
+}
+
+void help(sim_worker& s, frame& f) {
+  s.help_other = !s.help_other;
+  if (!s.help_other) {
+    for (tree_task* t : f.given) {
+      if (t->merged || t->done.load(std::memory_order_acquire)) continue;
+      auto* thief = static_cast<worker_impl*>(t->thief.load(std::memory_order_acquire));
+      if (begin_request(s, thief, t)) return;
+      break;
+    }
+    return;
+  }
+  bool may_nest = s.nested < 3;
+  process& p = *s.p;
+  if (may_nest && p.workers() > 1) {
+    int v = static_cast<int>(p.wd->roll(static_cast<std::uint64_t>(p.workers() - 1)));
+    if (v >= s.index) ++v;
+    if (begin_request(s, p.worker(v), nullptr)) return;
+  }
+  if (task* t = p.net->take_work(s.w, may_nest)) start_piece(s, static_cast<tree_task*>(t));
+}
+
+void world::worker_step(sim_worker& s) {
+  worker_impl* w = s.w;
+  sim_worker* outer = stepping;
+  stepping = &s;
+  if (w->attention.load(std::memory_order_relaxed)) {
+    serve(s);
+  } else if (s.asking) {
+    task* t = w->reply.load(std::memory_order_acquire);
+    if (t != detail::no_reply) {
+      s.asking = false;
+      if (t != detail::refused) start_piece(s, static_cast<tree_task*>(t));
+    }
+  } else if (s.stack.empty()) {
+    if (!s.p->done) seek(s);
+  } else {
+    frame& f = *s.stack.back();
+    if (f.next < f.end) {
+      std::int64_t i = f.next++;
+      std::uint64_t id = child_id(f.id, c.branch, i);
+      if (f.depth + 1 == c.depth) {
+        f.acc += leaf_value(id);
+      } else {
+        auto child = std::make_unique<frame>();
+        child->depth = f.depth + 1;
+        child->id = id;
+        child->end = c.branch;
+        s.stack.push_back(std::move(child));
+      }
+    } else {
+      for (tree_task* t : f.given) {
+        if (t->merged || !t->done.load(std::memory_order_acquire)) continue;
+        f.acc += t->result;
+        t->merged = true;
+        --f.pending;
+      }
+      if (f.pending > 0) help(s, f);
+      else finish_frame(s);
+    }
+  }
+  stepping = outer;
+}
+
+// One step of anything but `except`: a worker, a message thread's turn, or
+// the delivery of the oldest batch from one process to another.
+bool world::any_step(sim_worker* except) {
+  std::size_t n = ps.size();
+  std::vector<std::pair<int, int>> choices;  // (kind, index): 0 worker, 1 turn, 2 delivery
+  for (std::size_t r = 0; r < n; ++r) {
+    for (std::size_t i = 0; i < ps[r]->workers_.size(); ++i)
+      if (&ps[r]->workers_[i] != except) choices.push_back({0, static_cast<int>(r * 64 + i)});
+    choices.push_back({1, static_cast<int>(r)});
+    for (std::size_t to = 0; to < n; ++to)
+      if (!flight[r][to].empty()) choices.push_back({2, static_cast<int>(r * 64 + to)});
+  }
+  ++steps;
+  auto [kind, x] = choices[roll(choices.size())];
+  if (kind == 0) {
+    worker_step(ps[static_cast<std::size_t>(x / 64)]->workers_[static_cast<std::size_t>(x % 64)]);
+  } else if (kind == 1) {
+    ps[static_cast<std::size_t>(x)]->net->turn();
+  } else {
+    auto from = static_cast<std::size_t>(x / 64), to = static_cast<std::size_t>(x % 64);
+    arrived[to].push_back({static_cast<int>(from), std::move(flight[from][to].front())});
+    flight[from][to].pop_front();
+  }
+  return true;
+}
+
+world* current = nullptr;
+
+// A worker claiming an armed request is preempted between looking and
+// claiming: other steps run meanwhile (not nested).
+void claim_window() {
+  world& wd = *current;
+  if (wd.preempted > 0 || wd.roll(16) >= static_cast<std::uint64_t>(wd.c.preempt_claims)) return;
+  ++wd.preempted;
+  std::uint64_t k = wd.roll(120);
+  for (std::uint64_t i = 0; i < k; ++i) wd.any_step(wd.stepping);
+  --wd.preempted;
+}
+
+void make_processes(world& wd) {
+  const config& c = wd.c;
+  std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  wd.object_bytes = net::shared_requests::object_bytes(c.processes, c.workers);
+  wd.region_bytes = (sizeof(worker_impl) + page - 1) / page * page;
+  for (int r = 0; r < c.processes; ++r) {
+    auto p = std::make_unique<process>();
+    p->wd = &wd;
+    p->rank = r;
+    p->ln.wd = &wd;
+    p->ln.rank = r;
+    int fd = -1;
+    if (c.shared) {
+      fd = memfd_create("tascell-sim", 0);
+      if (fd < 0 || ftruncate(fd, static_cast<off_t>(wd.object_bytes)) != 0) throw std::runtime_error("memfd");
+      void* o = mmap(nullptr, wd.object_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+      if (o == MAP_FAILED) throw std::runtime_error("mmap");
+      wd.objects.push_back(static_cast<char*>(o));
+      wd.fds.push_back(fd);
+    }
+    p->workers_.resize(static_cast<std::size_t>(c.workers));
+    for (int i = 0; i < c.workers; ++i) {
+      void* region = mmap(nullptr, wd.region_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (region == MAP_FAILED) throw std::runtime_error("mmap");
+      if (c.shared &&
+          mmap(region, page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
+               static_cast<off_t>(net::shared_requests::worker_offset(c.processes, i))) != region)
+        throw std::runtime_error("mmap of a worker's first page");
+      p->regions.push_back(region);
+      sim_worker& s = p->workers_[static_cast<std::size_t>(i)];
+      s.p = p.get();
+      s.index = i;
+      s.w = new (region) worker_impl;
+      s.w->id = i;
+    }
+    wd.ps.push_back(std::move(p));
+  }
+  for (auto& p : wd.ps) {
+    detail::settings cfg;
+    cfg.workers = c.workers;
+    cfg.seed = c.seed * 64 + static_cast<std::uint64_t>(p->rank) + 1;
+    cfg.watchdog_s = 0;
+    p->net = std::make_unique<net::network>(*p, cfg, p->ln, p->rank, c.processes);
+    if (c.shared) p->net->share_requests_for_testing(wd.objects);
+    p->net->attach();
+  }
+}
+
+void destroy(world& wd) {
+  for (auto& p : wd.ps) p->net.reset();
+  for (auto& p : wd.ps) {
+    for (auto& s : p->workers_) {
+      while (!s.stack.empty()) {
+        for (tree_task* t : s.stack.back()->given) delete t;
+        s.stack.pop_back();
+      }
+      s.w->~worker_impl();
+    }
+    for (void* r : p->regions) munmap(r, wd.region_bytes);
+  }
+  for (char* o : wd.objects) munmap(o, wd.object_bytes);
+  for (int fd : wd.fds) close(fd);
+}
+
+void dump(world& wd) {
+  for (auto& p : wd.ps) p->net->describe_all();
+}
+
+}  // namespace
+
+outcome run(const config& c) {
+  world wd;
+  wd.c = c;
+  wd.rng.seed(c.seed);
+  wd.expected = sequential(0, 0, c);
+  std::size_t n = static_cast<std::size_t>(c.processes);
+  wd.flight.assign(n, std::vector<std::deque<std::string>>(n));
+  wd.arrived.assign(n, {});
+  outcome out;
+  current = &wd;
+  detail::claim_window_for_testing = c.preempt_claims > 0 ? &claim_window : nullptr;
+  try {
+    make_processes(wd);
+    for (int call = 0; call < c.root_calls && out.ok; ++call) {
+      for (auto& p : wd.ps) {
+        p->done = p->ended_local = p->over = false;
+        p->outcome.clear();
+        for (auto& s : p->workers_) s.w->hungry.store(false, std::memory_order_relaxed);
+        p->net->begin_root();
+      }
+      {
+        sim_worker& root = wd.ps[0]->workers_[0];
+        auto f = std::make_unique<frame>();
+        f->end = c.branch;
+        root.stack.push_back(std::move(f));
+        root.w->busy.store(true, std::memory_order_relaxed);
+      }
+      for (;;) {
+        wd.any_step(nullptr);
+        bool all_over = true;
+        for (auto& p : wd.ps) {
+          if (p->done && !p->ended_local) {
+            bool idle = true;
+            for (auto& s : p->workers_) idle = idle && s.stack.empty() && !s.asking;
+            if (idle) {
+              p->ended_local = true;
+              p->net->local_root_end(p->rank == 0 ? p->outcome : std::string());
+            }
+          }
+          if (p->ended_local && !p->over) {
+            std::string got;
+            if (p->net->root_over(got)) {
+              p->over = true;
+              if (p->rank != 0) p->outcome = got;
+            }
+          }
+          all_over = all_over && p->over;
+        }
+        if (all_over) break;
+        if (wd.steps > c.max_steps) {
+          dump(wd);
+          throw sim_failure("no end after " + std::to_string(wd.steps) + " steps (root call " +
+                            std::to_string(call + 1) + "): a hang; every process's state is above");
+        }
+      }
+      std::string want = std::to_string(wd.expected);
+      for (auto& p : wd.ps)
+        if (p->outcome != want)
+          throw sim_failure("root call " + std::to_string(call + 1) + ": rank " + std::to_string(p->rank) +
+                            " has " + p->outcome + ", the sequential program " + want);
+    }
+  } catch (const sim_failure& e) {
+    out.ok = false;
+    out.failure = e.what();
+  }
+  detail::claim_window_for_testing = nullptr;
+  current = nullptr;
+  out.steps = wd.steps;
+  out.remote_pieces = wd.remote_pieces;
+  out.batches = wd.batches;
+  destroy(wd);
+  return out;
+}
+
+}  // namespace tascell::sim

@@ -1,0 +1,49 @@
+// The protocol between processes under a simulated network: several
+// processes in one test process, on one thread, each with its real
+// net::network (the message thread's turns, the proxies, the requests
+// posted through shared memory, the armed requests workers post) and with
+// simulated workers that follow the runtime's rules for the shared words
+// (requester, reply, attention, hungry, busy) on a tree-shaped program.
+//
+// A seed chooses every step: which worker steps, which message thread
+// turns, which batch in flight is delivered (batches between two
+// processes arrive in the order they were sent, as MPI's do), and where a
+// worker is preempted inside the runtime's own code (the claim window of
+// network::post_request). One seed replays one interleaving exactly.
+//
+// Checked after every step: no piece runs twice. At the end of every root
+// call: rank 0's answer is the sequential one. And the run must end
+// within a number of steps: a lost piece or a request nobody answers ends
+// it as a hang, with every process's SIGUSR1 dump on stderr.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace tascell::sim {
+
+struct config {
+  int processes = 2;
+  int workers = 1;           // per process
+  bool shared = true;        // requests between processes through shared memory (one machine)
+  int depth = 9;             // the tree: leaves at this depth
+  int branch = 2;            // children of an inner node
+  int root_calls = 2;
+  std::uint64_t seed = 1;
+  std::uint64_t max_steps = 3'000'000;
+  // How often a worker that claims an armed request is preempted between
+  // looking and claiming (out of 16); 0: never.
+  int preempt_claims = 8;
+};
+
+struct outcome {
+  bool ok = true;
+  std::string failure;       // what went wrong, when !ok
+  std::uint64_t steps = 0;
+  std::uint64_t remote_pieces = 0;  // pieces that ran in a process other than their giver's
+  std::uint64_t batches = 0;
+};
+
+outcome run(const config& c);
+
+}  // namespace tascell::sim
