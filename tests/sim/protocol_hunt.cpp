@@ -1,7 +1,8 @@
 // Runs the protocol simulation (protocol_sim.hpp) for a range of seeds and
 // says the first that fails, with how to replay it. Each seed also chooses
 // the layout: 2-4 processes, 1-2 workers each, requests through shared
-// memory or by message. The test suite runs 10,000 seeds (sim.protocol);
+// memory or by message, the sum of a tree or a branch and bound with
+// incumbents spread along lifelines. The test suite runs 10,000 seeds (sim.protocol);
 // a hunt runs millions: protocol_hunt --from 1 --count 5000000.
 #include <CLI/CLI.hpp>
 
@@ -18,6 +19,7 @@ tascell::sim::config layout(std::uint64_t seed, int depth) {
   c.processes = 2 + static_cast<int>(seed % 3);
   c.workers = 1 + static_cast<int>((seed / 3) % 2);
   c.shared = (seed / 6) % 4 != 3;  // one seed in four by message only
+  c.incumbents = (seed / 24) % 2 == 1;  // half the seeds: branch and bound with lifeline incumbents
   c.depth = depth;
   return c;
 }
@@ -55,7 +57,8 @@ int main(int argc, char** argv) {
       std::printf("seed %llu: %d processes x %d workers, %s: %llu steps, %llu batches, %llu pieces ran in "
                   "another process\n",
                   static_cast<unsigned long long>(s), c.processes, c.workers,
-                  c.shared ? "requests through shared memory" : "requests by message",
+                  c.shared ? (c.incumbents ? "requests through shared memory, incumbents" : "requests through shared memory")
+                           : (c.incumbents ? "requests by message, incumbents" : "requests by message"),
                   static_cast<unsigned long long>(o.steps), static_cast<unsigned long long>(o.batches),
                   static_cast<unsigned long long>(o.remote_pieces));
     if (!o.ok) {

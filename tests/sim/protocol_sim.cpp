@@ -3,6 +3,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <memory>
@@ -42,11 +44,25 @@ std::uint64_t child_id(std::uint64_t id, int branch, std::int64_t i) {
   return id * static_cast<std::uint64_t>(branch) + static_cast<std::uint64_t>(i) + 1;
 }
 
-std::uint64_t sequential(std::uint64_t id, int depth, const config& c) {
-  if (depth == c.depth) return leaf_value(id);
-  std::uint64_t sum = 0;
-  for (int i = 0; i < c.branch; ++i) sum += sequential(child_id(id, c.branch, i), depth + 1, c);
-  return sum;
+// A leaf's score in branch and bound (config::incumbents).
+std::uint64_t leaf_score(std::uint64_t id) { return leaf_value(id) >> 16; }
+
+// How two results combine: the sum of the leaves, or the largest score.
+std::uint64_t combine(const config& c, std::uint64_t a, std::uint64_t b) {
+  return c.incumbents ? std::max(a, b) : a + b;
+}
+
+// The node's value; with incumbents, also every node's largest leaf
+// (`best_below`, by id: the bound that prunes).
+std::uint64_t sequential(std::uint64_t id, int depth, const config& c, std::map<std::uint64_t, std::uint64_t>& best_below) {
+  std::uint64_t v = 0;
+  if (depth == c.depth) {
+    v = c.incumbents ? leaf_score(id) : leaf_value(id);
+  } else {
+    for (int i = 0; i < c.branch; ++i) v = combine(c, v, sequential(child_id(id, c.branch, i), depth + 1, c, best_below));
+  }
+  if (c.incumbents) best_below[id] = v;
+  return v;
 }
 
 // A piece: iterations [lo, hi) of the node (depth, id).
@@ -121,6 +137,7 @@ struct process final : net::host {
   std::vector<sim_worker> workers_;
   std::vector<void*> regions;  // the workers' memory (shared first pages)
   bool done = false;           // the root call's end is known here
+  std::uint64_t best = 0;      // the incumbent (config::incumbents)
   bool ended_local = false, over = false;
   std::string outcome;
   link ln;
@@ -131,8 +148,17 @@ struct process final : net::host {
   bool root_done() const override { return done; }
   void mark_root_done() override { done = true; }
   void wake_workers() override {}
-  std::vector<std::pair<std::uint64_t, std::string>> incumbent_values() override { return {}; }
-  bool apply_incumbent(std::uint64_t, std::string_view) override { return false; }
+  std::vector<std::pair<std::uint64_t, std::string>> incumbent_values() override {
+    return {{1, std::string(reinterpret_cast<const char*>(&best), sizeof best)}};
+  }
+  bool apply_incumbent(std::uint64_t id, std::string_view bytes) override {
+    std::uint64_t v = 0;
+    if (id != 1 || bytes.size() != sizeof v) throw std::runtime_error("not the simulation's incumbent");
+    std::memcpy(&v, bytes.data(), sizeof v);
+    if (v <= best) return false;
+    best = v;
+    return true;
+  }
   std::vector<board_write> board_writes() override { return {}; }
   void apply_board(std::uint64_t, std::uint64_t, std::uint64_t, std::string_view) override {}
 };
@@ -142,6 +168,7 @@ struct world {
   std::mt19937_64 rng;
   std::uint64_t steps = 0, batches = 0, remote_pieces = 0;
   std::uint64_t expected = 0;
+  std::map<std::uint64_t, std::uint64_t> best_below;  // config::incumbents
   // Batches in flight, [from][to], and delivered but not yet received, [to].
   std::vector<std::vector<std::deque<std::string>>> flight;
   std::vector<std::deque<std::pair<int, std::string>>> arrived;
@@ -281,7 +308,7 @@ void finish_frame(sim_worker& s) {
   if (f->piece) {
     end_piece(s, f->piece, f->acc);
   } else if (!s.stack.empty()) {
-    s.stack.back()->acc += f->acc;
+    s.stack.back()->acc = combine(s.p->wd->c, s.stack.back()->acc, f->acc);
   } else {  // the root task (rank 0)
     s.w->busy.store(false, std::memory_order_relaxed);
     s.p->done = true;
@@ -342,7 +369,17 @@ void world::worker_step(sim_worker& s) {
     if (f.next < f.end) {
       std::int64_t i = f.next++;
       std::uint64_t id = child_id(f.id, c.branch, i);
-      if (f.depth + 1 == c.depth) {
+      process& p = *s.p;
+      if (c.incumbents && best_below[id] <= p.best) {
+        // pruned: nothing below can improve the incumbent
+      } else if (f.depth + 1 == c.depth && c.incumbents) {
+        std::uint64_t v = leaf_score(id);
+        f.acc = std::max(f.acc, v);
+        if (v > p.best) {
+          p.best = v;
+          p.net->incumbent_improved(1, std::string(reinterpret_cast<const char*>(&v), sizeof v));
+        }
+      } else if (f.depth + 1 == c.depth) {
         f.acc += leaf_value(id);
       } else {
         auto child = std::make_unique<frame>();
@@ -354,7 +391,7 @@ void world::worker_step(sim_worker& s) {
     } else {
       for (tree_task* t : f.given) {
         if (t->merged || !t->done.load(std::memory_order_acquire)) continue;
-        f.acc += t->result;
+        f.acc = combine(c, f.acc, t->result);
         t->merged = true;
         --f.pending;
       }
@@ -446,6 +483,10 @@ void make_processes(world& wd) {
     cfg.workers = c.workers;
     cfg.seed = c.seed * 64 + static_cast<std::uint64_t>(p->rank) + 1;
     cfg.watchdog_s = 0;
+    if (c.incumbents) {
+      cfg.incumbent = detail::spread::lifeline;
+      cfg.incumbent_param = 1;
+    }
     p->net = std::make_unique<net::network>(*p, cfg, p->ln, p->rank, c.processes);
     if (c.shared) p->net->share_requests_for_testing(wd.objects);
     p->net->attach();
@@ -478,7 +519,7 @@ outcome run(const config& c) {
   world wd;
   wd.c = c;
   wd.rng.seed(c.seed);
-  wd.expected = sequential(0, 0, c);
+  wd.expected = sequential(0, 0, c, wd.best_below);
   std::size_t n = static_cast<std::size_t>(c.processes);
   wd.flight.assign(n, std::vector<std::deque<std::string>>(n));
   wd.arrived.assign(n, {});
@@ -490,6 +531,7 @@ outcome run(const config& c) {
     for (int call = 0; call < c.root_calls && out.ok; ++call) {
       for (auto& p : wd.ps) {
         p->done = p->ended_local = p->over = false;
+        p->best = 0;
         p->outcome.clear();
         for (auto& s : p->workers_) s.w->hungry.store(false, std::memory_order_relaxed);
         p->net->begin_root();
@@ -530,10 +572,14 @@ outcome run(const config& c) {
         }
       }
       std::string want = std::to_string(wd.expected);
-      for (auto& p : wd.ps)
+      for (auto& p : wd.ps) {
         if (p->outcome != want)
           throw sim_failure("root call " + std::to_string(call + 1) + ": rank " + std::to_string(p->rank) +
                             " has " + p->outcome + ", the sequential program " + want);
+        if (c.incumbents && p->best != wd.expected)
+          throw sim_failure("root call " + std::to_string(call + 1) + ": rank " + std::to_string(p->rank) +
+                            "'s incumbent is " + std::to_string(p->best) + " at the end, the best leaf " + want);
+      }
     }
   } catch (const sim_failure& e) {
     out.ok = false;

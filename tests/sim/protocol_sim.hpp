@@ -29,6 +29,12 @@ struct config {
   int depth = 9;             // the tree: leaves at this depth
   int branch = 2;            // children of an inner node
   int root_calls = 2;
+  // Branch and bound: the answer is the largest leaf; each process keeps
+  // an incumbent (the largest leaf it knows), improvements spread along
+  // lifelines (TASCELL_INCUMBENT=lifeline:1), and a subtree whose largest
+  // leaf is no better than the incumbent is skipped. Checked at the end of
+  // each root call: every process's incumbent is the largest leaf.
+  bool incumbents = false;
   std::uint64_t seed = 1;
   std::uint64_t max_steps = 3'000'000;
   // How often a worker that claims an armed request is preempted between
