@@ -20,6 +20,7 @@ tascell::sim::config layout(std::uint64_t seed, int depth) {
   c.workers = 1 + static_cast<int>((seed / 3) % 2);
   c.shared = (seed / 6) % 4 != 3;  // one seed in four by message only
   c.incumbents = (seed / 24) % 2 == 1;  // half the seeds: branch and bound with lifeline incumbents
+  c.throws = !c.incumbents && (seed / 48) % 2 == 1;  // a quarter: a leaf throws
   c.depth = depth;
   return c;
 }
@@ -44,7 +45,7 @@ int main(int argc, char** argv) {
     count = 1;
   }
   auto start = std::chrono::steady_clock::now();
-  std::uint64_t steps = 0, remote = 0, batches = 0;
+  std::uint64_t steps = 0, remote = 0, batches = 0, stops = 0;
   for (std::uint64_t s = from; s < from + count; ++s) {
     tascell::sim::config c = layout(s, depth);
     c.root_calls = root_calls;
@@ -53,12 +54,14 @@ int main(int argc, char** argv) {
     steps += o.steps;
     remote += o.remote_pieces;
     batches += o.batches;
+    stops += o.remote_stops;
     if (one)
       std::printf("seed %llu: %d processes x %d workers, %s: %llu steps, %llu batches, %llu pieces ran in "
                   "another process\n",
                   static_cast<unsigned long long>(s), c.processes, c.workers,
-                  c.shared ? (c.incumbents ? "requests through shared memory, incumbents" : "requests through shared memory")
-                           : (c.incumbents ? "requests by message, incumbents" : "requests by message"),
+                  (std::string(c.shared ? "requests through shared memory" : "requests by message") +
+                   (c.incumbents ? ", incumbents" : c.throws ? ", a leaf throws" : ""))
+                      .c_str(),
                   static_cast<unsigned long long>(o.steps), static_cast<unsigned long long>(o.batches),
                   static_cast<unsigned long long>(o.remote_pieces));
     if (!o.ok) {
@@ -71,13 +74,18 @@ int main(int argc, char** argv) {
     }
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("%llu seeds passed (%llu to %llu): %llu steps, %llu batches, %llu pieces ran in another process; "
-              "%.1f s\n",
+  std::printf("%llu seeds passed (%llu to %llu): %llu steps, %llu batches, %llu pieces ran in another process, "
+              "%llu of them stopped there; %.1f s\n",
               static_cast<unsigned long long>(count), static_cast<unsigned long long>(from),
               static_cast<unsigned long long>(from + count - 1), static_cast<unsigned long long>(steps),
-              static_cast<unsigned long long>(batches), static_cast<unsigned long long>(remote), secs);
+              static_cast<unsigned long long>(batches), static_cast<unsigned long long>(remote),
+              static_cast<unsigned long long>(stops), secs);
   if (remote == 0) {
     std::printf("FAILED: no piece ever ran in another process\n");
+    return 1;
+  }
+  if (count >= 200 && stops == 0) {
+    std::printf("FAILED: no piece was ever stopped in another process (the seeds whose leaf throws should)\n");
     return 1;
   }
   return 0;

@@ -100,7 +100,13 @@ struct frame {
   tree_task* piece = nullptr;  // this point is that piece's own
   std::vector<tree_task*> given;
   int pending = 0;
-  detail::point_aux aux;  // its alarm (a remote exception or cancel would set it)
+  detail::point_aux aux;  // its alarm: a piece of it ended with an exception
+  // It will not complete: an exception (its own iteration's or a piece's)
+  // to pass on, or a stop of the piece it runs in (aborted). Either way it
+  // stops its pieces, waits for them, and then ends.
+  std::exception_ptr error;
+  bool aborted = false;
+  bool stopped = false;  // its pieces were told
 };
 
 struct world;
@@ -166,9 +172,10 @@ struct process final : net::host {
 struct world {
   config c;
   std::mt19937_64 rng;
-  std::uint64_t steps = 0, batches = 0, remote_pieces = 0;
+  std::uint64_t steps = 0, batches = 0, remote_pieces = 0, remote_stops = 0;
   std::uint64_t expected = 0;
   std::map<std::uint64_t, std::uint64_t> best_below;  // config::incumbents
+  std::uint64_t thrower = 0;                          // config::throws: the leaf that throws
   // Batches in flight, [from][to], and delivered but not yet received, [to].
   std::vector<std::vector<std::deque<std::string>>> flight;
   std::vector<std::deque<std::pair<int, std::string>>> arrived;
@@ -278,19 +285,63 @@ tree_task* give(sim_worker& s, worker_impl* thief) {
   return nullptr;
 }
 
+// serve.cpp's stop_point: nothing more starts, every piece not done is told
+// to stop (a proxy's message thread sends STOP on).
+void stop_frame(sim_worker& s, frame& f) {
+  f.next = f.end;
+  if (f.stopped) return;
+  f.stopped = true;
+  for (tree_task* t : f.given) {
+    if (t->done.load(std::memory_order_acquire)) continue;
+    t->stop.store(true, std::memory_order_release);
+    if (auto* thief = static_cast<worker_impl*>(t->thief.load(std::memory_order_acquire))) {
+      thief->attention.store(1, std::memory_order_release);
+      if (thief->remote_rank.load(std::memory_order_relaxed) >= 0) s.p->net->wake();
+    }
+  }
+}
+
+// At a poll: a piece of a frame that ended with an exception makes that
+// frame pass it on and every newer frame end (process_alarms); a piece
+// this worker runs that was told to stop ends, with every newer frame
+// (stop_target). True when something must unwind: requests are refused.
+bool take_stops(sim_worker& s) {
+  bool unwinding = false;
+  for (std::size_t k = 0; k < s.stack.size(); ++k) {
+    frame& f = *s.stack[k];
+    bool from_here = false;
+    if (f.aux.alarm.exchange(false, std::memory_order_acq_rel))
+      for (tree_task* t : f.given)
+        if (!t->merged && t->done.load(std::memory_order_acquire) && t->error && !f.error) {
+          f.error = t->error;
+          from_here = true;
+        }
+    if (f.piece && f.piece->stop.load(std::memory_order_acquire) && !f.aborted) {
+      f.aborted = true;
+      from_here = true;
+    }
+    if (from_here)
+      for (std::size_t j = k + 1; j < s.stack.size(); ++j) s.stack[j]->aborted = true;
+    unwinding = unwinding || f.error || f.aborted;
+  }
+  return unwinding;
+}
+
 void serve(sim_worker& s) {
   worker_impl* w = s.w;
   w->attention.exchange(0, std::memory_order_acq_rel);
+  bool unwinding = take_stops(s);
   worker_impl* r = w->requester.load(std::memory_order_acquire);
   if (!r) return;
   bool proxy = r->remote_rank.load(std::memory_order_acquire) >= 0;
-  tree_task* t = give(s, r);
+  tree_task* t = unwinding ? nullptr : give(s, r);  // a piece about to be unwound gives nothing away
   if (detail::release_request(w, r, t ? static_cast<task*>(t) : detail::refused) && proxy) s.p->net->wake();
 }
 
-void end_piece(sim_worker& s, tree_task* t, std::uint64_t result) {
+void end_piece(sim_worker& s, tree_task* t, std::uint64_t result, std::exception_ptr error, bool completed) {
   t->result = result;
-  t->completed = true;
+  t->completed = completed;
+  t->error = error;
   --s.nested;
   s.w->depth = s.nested;
   s.w->busy.store(!s.stack.empty(), std::memory_order_relaxed);
@@ -298,21 +349,36 @@ void end_piece(sim_worker& s, tree_task* t, std::uint64_t result) {
     s.p->net->piece_finished(t, s.w);  // the network owns it from here
     return;
   }
+  // run_task: alarm first, `done` last.
+  auto* victim = static_cast<worker_impl*>(t->victim);
+  if (error) t->origin->alarm.store(true, std::memory_order_release);
   t->done.store(true, std::memory_order_release);
+  if (error) victim->attention.store(1, std::memory_order_release);
 }
 
 void finish_frame(sim_worker& s) {
   std::unique_ptr<frame> f = std::move(s.stack.back());
   s.stack.pop_back();
   for (tree_task* t : f->given) delete t;
+  bool completed = !f->error && !f->aborted;
+  if (f->piece && f->piece->from_rank >= 0 && f->piece->stop.load(std::memory_order_acquire)) ++s.p->wd->remote_stops;
   if (f->piece) {
-    end_piece(s, f->piece, f->acc);
+    end_piece(s, f->piece, f->acc, f->error, completed);
   } else if (!s.stack.empty()) {
-    s.stack.back()->acc = combine(s.p->wd->c, s.stack.back()->acc, f->acc);
+    frame& parent = *s.stack.back();
+    if (f->error && !parent.error) parent.error = f->error;
+    else if (completed) parent.acc = combine(s.p->wd->c, parent.acc, f->acc);
   } else {  // the root task (rank 0)
     s.w->busy.store(false, std::memory_order_relaxed);
     s.p->done = true;
     s.p->outcome = std::to_string(f->acc);
+    if (f->error) {
+      try {
+        std::rethrow_exception(f->error);
+      } catch (const std::exception& e) {
+        s.p->outcome = std::string("error: ") + e.what();
+      }
+    }
   }
 }
 
@@ -366,6 +432,7 @@ void world::worker_step(sim_worker& s) {
     if (!s.p->done) seek(s);
   } else {
     frame& f = *s.stack.back();
+    if (f.error || f.aborted) stop_frame(s, f);
     if (f.next < f.end) {
       std::int64_t i = f.next++;
       std::uint64_t id = child_id(f.id, c.branch, i);
@@ -381,6 +448,7 @@ void world::worker_step(sim_worker& s) {
         }
       } else if (f.depth + 1 == c.depth) {
         f.acc += leaf_value(id);
+        if (c.throws && id == thrower) f.error = std::make_exception_ptr(std::runtime_error("leaf " + std::to_string(id)));
       } else {
         auto child = std::make_unique<frame>();
         child->depth = f.depth + 1;
@@ -391,10 +459,12 @@ void world::worker_step(sim_worker& s) {
     } else {
       for (tree_task* t : f.given) {
         if (t->merged || !t->done.load(std::memory_order_acquire)) continue;
-        f.acc = combine(c, f.acc, t->result);
+        if (t->error && !f.error) f.error = t->error;
+        if (t->completed) f.acc = combine(c, f.acc, t->result);
         t->merged = true;
         --f.pending;
       }
+      if (f.error || f.aborted) stop_frame(s, f);
       if (f.pending > 0) help(s, f);
       else finish_frame(s);
     }
@@ -520,6 +590,8 @@ outcome run(const config& c) {
   wd.c = c;
   wd.rng.seed(c.seed);
   wd.expected = sequential(0, 0, c, wd.best_below);
+  for (int d = 0; d < c.depth; ++d)  // a leaf on a path the seed chooses
+    wd.thrower = child_id(wd.thrower, c.branch, static_cast<std::int64_t>((c.seed >> d) % static_cast<std::uint64_t>(c.branch)));
   std::size_t n = static_cast<std::size_t>(c.processes);
   wd.flight.assign(n, std::vector<std::deque<std::string>>(n));
   wd.arrived.assign(n, {});
@@ -571,7 +643,7 @@ outcome run(const config& c) {
                             std::to_string(call + 1) + "): a hang; every process's state is above");
         }
       }
-      std::string want = std::to_string(wd.expected);
+      std::string want = c.throws ? "error: leaf " + std::to_string(wd.thrower) : std::to_string(wd.expected);
       for (auto& p : wd.ps) {
         if (p->outcome != want)
           throw sim_failure("root call " + std::to_string(call + 1) + ": rank " + std::to_string(p->rank) +
@@ -590,6 +662,7 @@ outcome run(const config& c) {
   out.steps = wd.steps;
   out.remote_pieces = wd.remote_pieces;
   out.batches = wd.batches;
+  out.remote_stops = wd.remote_stops;
   destroy(wd);
   return out;
 }

@@ -35,6 +35,11 @@ struct config {
   // leaf is no better than the incumbent is skipped. Checked at the end of
   // each root call: every process's incumbent is the largest leaf.
   bool incumbents = false;
+  // One leaf throws (as std::runtime_error "leaf <id>"): the @dowork it is
+  // in stops its other pieces (STOP to other processes), waits for them and
+  // passes the exception on, through pieces (RESULT with the exception) up
+  // to the root call, which must end with it on every process.
+  bool throws = false;
   std::uint64_t seed = 1;
   std::uint64_t max_steps = 3'000'000;
   // How often a worker that claims an armed request is preempted between
@@ -48,6 +53,7 @@ struct outcome {
   std::uint64_t steps = 0;
   std::uint64_t remote_pieces = 0;  // pieces that ran in a process other than their giver's
   std::uint64_t batches = 0;
+  std::uint64_t remote_stops = 0;   // pieces stopped (STOP) in a process other than their giver's
 };
 
 outcome run(const config& c);
