@@ -6,6 +6,7 @@
 // a hunt runs millions: protocol_hunt --from 1 --count 5000000.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -21,7 +22,11 @@ tascell::sim::config layout(std::uint64_t seed, int depth) {
   c.shared = (seed / 6) % 4 != 3;  // one seed in four by message only
   c.incumbents = (seed / 24) % 2 == 1;  // half the seeds: branch and bound with lifeline incumbents
   c.throws = !c.incumbents && (seed / 48) % 2 == 1;  // a quarter: a leaf throws
-  c.depth = depth;
+  c.cancels = !c.incumbents && !c.throws && (seed / 96) % 2 == 1;  // an eighth: a search that cancels
+  // A search's cancel() crosses processes only when the leaf's loop is a
+  // piece's own point: wide, shallow trees give such pieces more often.
+  if (c.cancels) c.branch = 4;
+  c.depth = c.cancels ? std::max(2, depth - 3) : depth;
   return c;
 }
 
@@ -45,7 +50,7 @@ int main(int argc, char** argv) {
     count = 1;
   }
   auto start = std::chrono::steady_clock::now();
-  std::uint64_t steps = 0, remote = 0, batches = 0, stops = 0;
+  std::uint64_t steps = 0, remote = 0, batches = 0, stops = 0, cancels = 0, taken = 0;
   for (std::uint64_t s = from; s < from + count; ++s) {
     tascell::sim::config c = layout(s, depth);
     c.root_calls = root_calls;
@@ -55,12 +60,14 @@ int main(int argc, char** argv) {
     remote += o.remote_pieces;
     batches += o.batches;
     stops += o.remote_stops;
+    cancels += o.remote_cancels;
+    taken += o.remote_cancels_taken;
     if (one)
       std::printf("seed %llu: %d processes x %d workers, %s: %llu steps, %llu batches, %llu pieces ran in "
                   "another process\n",
                   static_cast<unsigned long long>(s), c.processes, c.workers,
                   (std::string(c.shared ? "requests through shared memory" : "requests by message") +
-                   (c.incumbents ? ", incumbents" : c.throws ? ", a leaf throws" : ""))
+                   (c.incumbents ? ", incumbents" : c.throws ? ", a leaf throws" : c.cancels ? ", a search that cancels" : ""))
                       .c_str(),
                   static_cast<unsigned long long>(o.steps), static_cast<unsigned long long>(o.batches),
                   static_cast<unsigned long long>(o.remote_pieces));
@@ -75,16 +82,21 @@ int main(int argc, char** argv) {
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("%llu seeds passed (%llu to %llu): %llu steps, %llu batches, %llu pieces ran in another process, "
-              "%llu of them stopped there; %.1f s\n",
+              "%llu of them stopped there, %llu cancellations sent up (%llu cancelled a @dowork there); %.1f s\n",
               static_cast<unsigned long long>(count), static_cast<unsigned long long>(from),
               static_cast<unsigned long long>(from + count - 1), static_cast<unsigned long long>(steps),
               static_cast<unsigned long long>(batches), static_cast<unsigned long long>(remote),
-              static_cast<unsigned long long>(stops), secs);
+              static_cast<unsigned long long>(stops), static_cast<unsigned long long>(cancels), static_cast<unsigned long long>(taken), secs);
   if (remote == 0) {
     std::printf("FAILED: no piece ever ran in another process\n");
     return 1;
   }
-  if (count >= 200 && stops == 0) {
+  if (count >= 2000 && (cancels == 0 || taken == 0)) {
+    std::printf("FAILED: no cancellation was ever sent up to another process and taken there (the searches "
+                "should)\n");
+    return 1;
+  }
+  if (count >= 2000 && stops == 0) {
     std::printf("FAILED: no piece was ever stopped in another process (the seeds whose leaf throws should)\n");
     return 1;
   }

@@ -49,7 +49,7 @@ std::uint64_t leaf_score(std::uint64_t id) { return leaf_value(id) >> 16; }
 
 // How two results combine: the sum of the leaves, or the largest score.
 std::uint64_t combine(const config& c, std::uint64_t a, std::uint64_t b) {
-  return c.incumbents ? std::max(a, b) : a + b;
+  return c.incumbents || c.cancels ? std::max(a, b) : a + b;
 }
 
 // The node's value; with incumbents, also every node's largest leaf
@@ -106,7 +106,8 @@ struct frame {
   // stops its pieces, waits for them, and then ends.
   std::exception_ptr error;
   bool aborted = false;
-  bool stopped = false;  // its pieces were told
+  bool stopped = false;    // its pieces were told
+  bool cancelled = false;  // cancel(): completes with what finished
 };
 
 struct world;
@@ -172,7 +173,8 @@ struct process final : net::host {
 struct world {
   config c;
   std::mt19937_64 rng;
-  std::uint64_t steps = 0, batches = 0, remote_pieces = 0, remote_stops = 0;
+  std::uint64_t steps = 0, batches = 0, remote_pieces = 0, remote_stops = 0, remote_cancels = 0,
+                remote_cancels_taken = 0;
   std::uint64_t expected = 0;
   std::map<std::uint64_t, std::uint64_t> best_below;  // config::incumbents
   std::uint64_t thrower = 0;                          // config::throws: the leaf that throws
@@ -287,18 +289,53 @@ tree_task* give(sim_worker& s, worker_impl* thief) {
 
 // serve.cpp's stop_point: nothing more starts, every piece not done is told
 // to stop (a proxy's message thread sends STOP on).
-void stop_frame(sim_worker& s, frame& f) {
+void stop_frame(sim_worker& s, frame& f, tree_task* spare = nullptr) {
   f.next = f.end;
   if (f.stopped) return;
   f.stopped = true;
   for (tree_task* t : f.given) {
-    if (t->done.load(std::memory_order_acquire)) continue;
+    if (t == spare || t->done.load(std::memory_order_acquire)) continue;
     t->stop.store(true, std::memory_order_release);
     if (auto* thief = static_cast<worker_impl*>(t->thief.load(std::memory_order_acquire))) {
       thief->attention.store(1, std::memory_order_release);
       if (thief->remote_rank.load(std::memory_order_relaxed) >= 0) s.p->net->wake();
     }
   }
+}
+
+// The owner's running part above frame k ends (serve.cpp's stop_target):
+// its newer frames up to the newest piece's boundary. A piece running nested
+// above (at a join) finishes first: the walk stops at its boundary.
+void abort_above(sim_worker& s, std::size_t k) {
+  for (std::size_t j = k + 1; j < s.stack.size() && !s.stack[j]->piece; ++j) s.stack[j]->aborted = true;
+}
+
+// serve.cpp's propagate_cancel: a cancelled point that is a piece's own
+// cancels the @dowork the piece came from (in its process).
+void propagate_cancel(sim_worker& s, frame& f) {
+  tree_task* t = f.piece;
+  if (!t) return;
+  if (t->from_rank >= 0) {
+    if (!t->cancel_up.exchange(true, std::memory_order_acq_rel)) {
+      ++s.p->wd->remote_cancels;
+      s.p->net->piece_cancelled(t);
+    }
+    return;
+  }
+  t->cancel_up.store(true, std::memory_order_release);
+  t->origin->alarm.store(true, std::memory_order_release);
+  static_cast<worker_impl*>(t->victim)->attention.store(1, std::memory_order_release);
+}
+
+// Frame k is cancelled by its piece t (or by its own iteration: t null):
+// nothing more starts there, its other pieces stop, newer frames end.
+void cancel_frame(sim_worker& s, std::size_t k, tree_task* t) {
+  frame& f = *s.stack[k];
+  if (f.stopped) return;
+  f.cancelled = true;
+  stop_frame(s, f, t);
+  abort_above(s, k);
+  propagate_cancel(s, f);
 }
 
 // At a poll: a piece of a frame that ended with an exception makes that
@@ -311,17 +348,26 @@ bool take_stops(sim_worker& s) {
     frame& f = *s.stack[k];
     bool from_here = false;
     if (f.aux.alarm.exchange(false, std::memory_order_acq_rel))
-      for (tree_task* t : f.given)
-        if (!t->merged && t->done.load(std::memory_order_acquire) && t->error && !f.error) {
+      for (tree_task* t : f.given) {
+        if (t->merged) continue;
+        if (t->done.load(std::memory_order_acquire) && t->error && !f.error) {
           f.error = t->error;
           from_here = true;
+        } else if (t->cancel_up.load(std::memory_order_acquire) && !f.stopped) {
+          // While the piece still runs in another process: CANCEL_UP came
+          // (not the flag of its RESULT, which the join reads).
+          auto* thief = static_cast<worker_impl*>(t->thief.load(std::memory_order_acquire));
+          if (!t->done.load(std::memory_order_acquire) && thief &&
+              thief->remote_rank.load(std::memory_order_relaxed) >= 0)
+            ++s.p->wd->remote_cancels_taken;
+          cancel_frame(s, k, t);
         }
+      }
     if (f.piece && f.piece->stop.load(std::memory_order_acquire) && !f.aborted) {
       f.aborted = true;
       from_here = true;
     }
-    if (from_here)
-      for (std::size_t j = k + 1; j < s.stack.size(); ++j) s.stack[j]->aborted = true;
+    if (from_here) abort_above(s, k);
     unwinding = unwinding || f.error || f.aborted;
   }
   return unwinding;
@@ -446,6 +492,11 @@ void world::worker_step(sim_worker& s) {
           p.best = v;
           p.net->incumbent_improved(1, std::string(reinterpret_cast<const char*>(&v), sizeof v));
         }
+      } else if (f.depth + 1 == c.depth && c.cancels) {
+        if (id == thrower) {
+          f.acc = 1;  // found
+          cancel_frame(s, s.stack.size() - 1, nullptr);
+        }
       } else if (f.depth + 1 == c.depth) {
         f.acc += leaf_value(id);
         if (c.throws && id == thrower) f.error = std::make_exception_ptr(std::runtime_error("leaf " + std::to_string(id)));
@@ -463,6 +514,7 @@ void world::worker_step(sim_worker& s) {
         if (t->completed) f.acc = combine(c, f.acc, t->result);
         t->merged = true;
         --f.pending;
+        if (t->cancel_up.load(std::memory_order_acquire) && !f.stopped) cancel_frame(s, s.stack.size() - 1, t);
       }
       if (f.error || f.aborted) stop_frame(s, f);
       if (f.pending > 0) help(s, f);
@@ -643,7 +695,9 @@ outcome run(const config& c) {
                             std::to_string(call + 1) + "): a hang; every process's state is above");
         }
       }
-      std::string want = c.throws ? "error: leaf " + std::to_string(wd.thrower) : std::to_string(wd.expected);
+      std::string want = c.throws    ? "error: leaf " + std::to_string(wd.thrower)
+                         : c.cancels ? std::string("1")
+                                     : std::to_string(wd.expected);
       for (auto& p : wd.ps) {
         if (p->outcome != want)
           throw sim_failure("root call " + std::to_string(call + 1) + ": rank " + std::to_string(p->rank) +
@@ -663,6 +717,8 @@ outcome run(const config& c) {
   out.remote_pieces = wd.remote_pieces;
   out.batches = wd.batches;
   out.remote_stops = wd.remote_stops;
+  out.remote_cancels = wd.remote_cancels;
+  out.remote_cancels_taken = wd.remote_cancels_taken;
   destroy(wd);
   return out;
 }

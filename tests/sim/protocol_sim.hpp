@@ -40,6 +40,11 @@ struct config {
   // passes the exception on, through pieces (RESULT with the exception) up
   // to the root call, which must end with it on every process.
   bool throws = false;
+  // A search: one leaf is the one sought and calls cancel(): its @dowork
+  // stops its other pieces and completes with what finished, and the
+  // cancellation goes up through pieces whose own point it is (CANCEL_UP
+  // to other processes). Every process must end with "found".
+  bool cancels = false;
   std::uint64_t seed = 1;
   std::uint64_t max_steps = 3'000'000;
   // How often a worker that claims an armed request is preempted between
@@ -54,6 +59,8 @@ struct outcome {
   std::uint64_t remote_pieces = 0;  // pieces that ran in a process other than their giver's
   std::uint64_t batches = 0;
   std::uint64_t remote_stops = 0;   // pieces stopped (STOP) in a process other than their giver's
+  std::uint64_t remote_cancels = 0;  // cancellations sent up to another process (CANCEL_UP)
+  std::uint64_t remote_cancels_taken = 0;  // ... that cancelled a @dowork there
 };
 
 outcome run(const config& c);
