@@ -1,0 +1,250 @@
+#!/usr/bin/env bash
+# Several machines, emulated on this one: test hosts as network namespaces.
+#
+#   emulated_hosts.sh up N              make hosts tc-host1..tc-hostN (2 <= N <= 8)
+#   emulated_hosts.sh down              remove everything `up` made
+#   emulated_hosts.sh mpirun-args       print the mpirun options that run on the hosts that are up
+#   emulated_hosts.sh run N -- ARGS...  up N, mpirun <those options> ARGS..., down (also when
+#                                       the run fails or is interrupted); exit status: mpirun's
+#   emulated_hosts.sh exec N -- CMD...  up N, CMD... with TASCELL_HOSTS_MPIRUN_ARGS set to the
+#                                       options (one per line), down; exit status: CMD's
+#
+# Each host is a network namespace with a UTS (host name) namespace of its
+# own, joined to the others and to this machine's root namespace by a veth
+# pair on a bridge:
+#
+#   root namespace: bridge tc-br0, 169.254.77.1/24 (mpirun's end of the launch connections)
+#   tc-hostK:       eth0 (veth peer of tc-vethK on the bridge), 169.254.77.(10+K)/24, and lo
+#
+# The addresses are link-local, on these links only: no route leaves them and
+# no packet leaves the machine (IPv6 is not configured on them at all).
+# mpirun, in the root namespace, starts one orted per host through
+# netns_agent.sh (--mca plm_rsh_agent, in place of ssh), which runs it inside
+# the host's namespaces with the host's name and CPUs (taskset): with N hosts
+# and C CPUs, host K gets CPUs of its own when N <= C, else CPU (K-1) mod C.
+# MPI uses TCP on 169.254.77.0/24 only; processes of different hosts do not
+# share the runtime's shared-memory objects (MPI_COMM_TYPE_SHARED splits them
+# apart), as on a cluster.
+#
+# Made and removed by up/down: the namespaces tc-host*, the links tc-br0 and
+# tc-veth* (their peers go with the namespaces), the folder $STATE
+# (hostfile, hosts file), and /run/netns when `ip netns add` made it. Nothing
+# in /etc is changed. run and exec hold a lock (flock on /run/lock) so that
+# two runs do not share the hosts.
+#
+# Exit codes: 0 ok (run/exec: the command's status); 2 wrong usage; 3 the
+# machine does not allow network namespaces (not root, no CAP_SYS_ADMIN or
+# CAP_NET_ADMIN, or no veth/bridge); 4 hosts are already up (run `down`);
+# 5 could not get the lock in time.
+set -u
+
+STATE=${TASCELL_HOSTS_STATE:-/run/tascell-hosts}
+PREFIX=tc-host
+BRIDGE=tc-br0
+NET=169.254.77
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+AGENT=$HERE/netns_agent.sh
+
+say() { echo "emulated_hosts: $*" >&2; }
+made=0  # set by up once it starts making things: then run/exec remove them at the end
+
+# A step of up that must work; if not, remove what was made and stop.
+must() {
+  local out
+  if ! out=$("$@" 2>&1); then
+    say "'$*' failed: $out; removing what was made"
+    down
+    exit 1
+  fi
+}
+
+usage() {
+  sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  exit 2
+}
+
+# The CPUs this script may use, one per line (from its affinity mask).
+cpu_list() {
+  local spec part a b
+  spec=$(taskset -pc $$ 2>/dev/null | sed 's/.*: *//')
+  [ -n "$spec" ] || spec="0-$(($(nproc) - 1))"
+  IFS=, read -ra parts <<<"$spec"
+  for part in "${parts[@]}"; do
+    if [[ $part == *-* ]]; then
+      a=${part%-*}; b=${part#*-}
+      seq "$a" "$b"
+    else
+      echo "$part"
+    fi
+  done
+}
+
+# CPUs of host K (1-based) of N, as a taskset list.
+host_cpus() {
+  local k=$1 n=$2 cpus c per first
+  mapfile -t cpus < <(cpu_list)
+  c=${#cpus[@]}
+  if [ "$n" -le "$c" ]; then
+    per=$((c / n)); first=$(((k - 1) * per))
+    local IFS=,; echo "${cpus[*]:first:per}"
+  else
+    echo "${cpus[$(((k - 1) % c))]}"
+  fi
+}
+
+existing() {  # namespaces and links of ours that exist now
+  ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^${PREFIX}[0-9]+$"
+  ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E "^(${BRIDGE}|tc-veth[0-9]+)$"
+}
+
+down() {
+  local ns pid pids link rc=0
+  for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^${PREFIX}[0-9]+$"); do
+    # Processes left inside (an orted of a run that was cut short): they are
+    # ours, started in our namespace; end them by pid before the namespace goes.
+    pids=$(ip netns pids "$ns" 2>/dev/null)
+    if [ -n "$pids" ]; then
+      say "ending processes left in $ns: $(echo $pids)"
+      for pid in $pids; do kill -TERM "$pid" 2>/dev/null; done
+      sleep 1
+      for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
+    fi
+    ip netns del "$ns" || rc=1
+  done
+  for link in $(ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' |
+                grep -E "^(${BRIDGE}|tc-veth[0-9]+)$"); do
+    ip link del "$link" 2>/dev/null  # (a veth may have gone with its peer's namespace meanwhile)
+  done
+  [ -e "$STATE/made-run-netns" ] && forget_netns_dir
+  rm -rf "$STATE"
+  for _ in 1 2 3 4 5; do [ -z "$(existing)" ] && break; sleep 0.2; done
+  if [ -n "$(existing)" ]; then
+    say "could not remove: $(existing | tr '\n' ' ')"
+    rc=1
+  fi
+  return $rc
+}
+
+# /run/netns, which `ip netns add` makes (a bind mount of itself) when it is
+# missing: removed again when up made it and no namespace is left in it.
+forget_netns_dir() {
+  if [ -d /run/netns ] && [ -z "$(ls -A /run/netns 2>/dev/null)" ]; then
+    umount /run/netns 2>/dev/null
+    rmdir /run/netns 2>/dev/null
+  fi
+}
+
+# The machine allows what up needs? One clear sentence and exit 3 if not.
+check_allowed() {
+  local why=""
+  if [ "$(id -u)" != 0 ]; then
+    why="this script must run as root"
+  elif ! command -v ip >/dev/null || ! command -v unshare >/dev/null || ! command -v taskset >/dev/null; then
+    why="ip (iproute2), unshare and taskset (util-linux) are needed"
+  elif ! out=$(ip netns add "${PREFIX}-probe" 2>&1); then
+    why="'ip netns add' failed ($out): no CAP_SYS_ADMIN/CAP_NET_ADMIN here"
+  else
+    if ! out=$(ip netns exec "${PREFIX}-probe" unshare --uts true 2>&1); then
+      why="'unshare --uts' failed inside a network namespace ($out)"
+    elif ! out=$(ip link add tc-probe0 type veth peer name tc-probe1 2>&1); then
+      why="'ip link add ... type veth' failed ($out)"
+    elif ! out=$(ip link add tc-probe2 type bridge 2>&1); then
+      why="'ip link add ... type bridge' failed ($out)"
+    fi
+    ip link del tc-probe0 2>/dev/null
+    ip link del tc-probe2 2>/dev/null
+    ip netns del "${PREFIX}-probe" 2>/dev/null
+  fi
+  [ "$1" = 1 ] || forget_netns_dir
+  if [ -n "$why" ]; then
+    say "this machine does not allow emulated hosts: $why."
+    exit 3
+  fi
+}
+
+up() {
+  local n=$1 k ns veth addr cpus
+  [[ $n =~ ^[0-9]+$ ]] && [ "$n" -ge 2 ] && [ "$n" -le 8 ] || { say "N must be 2..8, not '$n'"; exit 2; }
+  if [ -n "$(existing)" ] || [ -e "$STATE" ]; then
+    say "hosts are already up ($(existing | tr '\n' ' ')$STATE); run '$0 down' first"
+    exit 4
+  fi
+  local had_netns_dir=0
+  [ -d /run/netns ] && had_netns_dir=1
+  check_allowed "$had_netns_dir"
+  made=1
+  mkdir -p "$STATE" || { say "cannot make $STATE"; exit 1; }
+  [ "$had_netns_dir" = 1 ] || : >"$STATE/made-run-netns"
+  must ip link add "$BRIDGE" type bridge
+  must ip link set dev "$BRIDGE" addrgenmode none
+  must ip addr add "$NET.1/24" dev "$BRIDGE"
+  must ip link set "$BRIDGE" up
+  : >"$STATE/hostfile"
+  printf '127.0.0.1 localhost\n' >"$STATE/hosts"
+  for k in $(seq 1 "$n"); do
+    ns=$PREFIX$k; veth=tc-veth$k; addr=$NET.$((10 + k))
+    cpus=$(host_cpus "$k" "$n")
+    must ip netns add "$ns"
+    must ip link add "$veth" type veth peer name eth0 netns "$ns"
+    must ip link set dev "$veth" addrgenmode none
+    must ip link set "$veth" master "$BRIDGE"
+    must ip link set "$veth" up
+    must ip -n "$ns" link set dev eth0 addrgenmode none
+    must ip -n "$ns" addr add "$addr/24" dev eth0
+    must ip -n "$ns" link set eth0 up
+    must ip -n "$ns" link set lo up
+    echo "$addr slots=$(($(tr -cd , <<<"$cpus" | wc -c) + 1))" >>"$STATE/hostfile"
+    echo "$addr $ns" >>"$STATE/hosts"
+    echo "$k $ns $addr $cpus" >>"$STATE/hosts.txt"
+  done
+  # Each host reaches the root namespace (and so the others) over the bridge.
+  if command -v ping >/dev/null; then
+    for k in $(seq 1 "$n"); do
+      ip netns exec "$PREFIX$k" ping -q -c 1 -W 2 "$NET.1" >/dev/null 2>&1 ||
+        { say "$PREFIX$k cannot reach $NET.1 over the bridge; removing the hosts"; down; exit 1; }
+    done
+  fi
+  say "up: $(awk '{printf "%s %s CPUs %s; ", $2, $3, $4}' "$STATE/hosts.txt")hostfile $STATE/hostfile"
+}
+
+mpirun_args() {
+  [ -f "$STATE/hostfile" ] || { say "no hosts are up"; exit 2; }
+  printf '%s\n' --hostfile "$STATE/hostfile" --map-by node \
+    --mca plm_rsh_agent "$AGENT" --mca plm_rsh_no_tree_spawn 1 \
+    --mca btl self,tcp --mca btl_tcp_if_include "$NET.0/24" --mca oob_tcp_if_include "$NET.0/24" \
+    --bind-to none
+}
+
+lock() {
+  { exec 9</run/lock; } 2>/dev/null || exec 9</tmp
+  if ! flock -w "${TASCELL_HOSTS_LOCK_WAIT:-900}" 9; then
+    say "another run holds the emulated hosts (flock on /run/lock) and did not let go in time"
+    exit 5
+  fi
+}
+
+cmd=${1:-}
+shift || true
+case "$cmd" in
+  up) [ $# -eq 1 ] || usage; up "$1" ;;
+  down) [ $# -eq 0 ] || usage; down ;;
+  mpirun-args) mpirun_args ;;
+  run | exec)
+    [ $# -ge 3 ] && [ "$2" = -- ] || usage
+    n=$1; shift 2
+    lock
+    trap '[ "$made" = 1 ] && down' EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    up "$n"
+    mapfile -t margs < <(mpirun_args)
+    if [ "$cmd" = run ]; then
+      mpirun "${margs[@]}" "$@"
+    else
+      TASCELL_HOSTS_MPIRUN_ARGS=$(printf '%s\n' "${margs[@]}") "$@"
+    fi
+    status=$?
+    exit $status
+    ;;
+  *) usage ;;
+esac
