@@ -236,6 +236,13 @@ case "$cmd" in
     trap '[ "$made" = 1 ] && down' EXIT
     trap 'exit 130' INT
     trap 'exit 143' TERM
+    # Holding the lock, hosts that are up with no process in them were left
+    # by a run that was killed (as ctest kills at its TIMEOUT): remove them.
+    if { [ -n "$(existing)" ] || [ -e "$STATE" ]; } && [ -z "$(for ns in $(ip netns list 2>/dev/null | awk '{print $1}' |
+                                        grep -E "^${PREFIX}[0-9]+$"); do ip netns pids "$ns"; done)" ]; then
+      say "removing hosts left up with no process in them: $(existing | tr '\n' ' ')"
+      down || exit 4
+    fi
     up "$n"
     mapfile -t margs < <(mpirun_args)
     if [ "$cmd" = run ]; then
