@@ -33,7 +33,11 @@ STATS = re.compile(r"tascell stats: rank (\d+) of (\d+): .*?, (\d+) pieces from 
 
 
 def mpirun(args, what, env):
-    cmd = [args.mpiexec] + args.hosts_args + what
+    # Settings of this environment that the programs need: on other hosts a
+    # process sees only what mpirun passes with -x (as on a cluster).
+    forward = [a for v in ("ASAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS") if v in env
+               for a in ("-x", v)]
+    cmd = [args.mpiexec] + args.hosts_args + forward + what
     print("$ " + " ".join(cmd), flush=True)
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
                          start_new_session=True)
