@@ -20,14 +20,17 @@
 # no packet leaves the machine (IPv6 is not configured on them at all).
 # mpirun, in the root namespace, starts one orted per host through
 # netns_agent.sh (--mca plm_rsh_agent, in place of ssh), which runs it inside
-# the host's namespaces with the host's name and CPUs (taskset): with N hosts
+# the host's namespaces with the host's name and CPUs (its cpuset cgroup where
+# there is one, which mpirun's binding cannot leave, and taskset): with N hosts
 # and C CPUs, host K gets CPUs of its own when N <= C, else CPU (K-1) mod C.
 # MPI uses TCP on 169.254.77.0/24 only; processes of different hosts do not
 # share the runtime's shared-memory objects (MPI_COMM_TYPE_SHARED splits them
 # apart), as on a cluster.
 #
 # Made and removed by up/down: the namespaces tc-host*, the links tc-br0 and
-# tc-veth* (their peers go with the namespaces), the folder $STATE
+# tc-veth* (their peers go with the namespaces), a cpuset cgroup tc-hostK per
+# host where the machine has the cpuset controller (cgroup v1's
+# /sys/fs/cgroup/cpuset, or v2 with cpuset enabled), the folder $STATE
 # (hostfile, hosts file), and /run/netns when `ip netns add` made it. Nothing
 # in /etc is changed. run and exec hold a lock (flock on /run/lock) so that
 # two runs do not share the hosts.
@@ -92,9 +95,24 @@ host_cpus() {
   fi
 }
 
-existing() {  # namespaces and links of ours that exist now
+existing() {  # namespaces, links and cpusets of ours that exist now
   ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^${PREFIX}[0-9]+$"
   ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E "^(${BRIDGE}|tc-veth[0-9]+)$"
+  local cg
+  cg=$(cpuset_root)
+  [ -n "$cg" ] && ls -d "$cg/$PREFIX"[0-9]* 2>/dev/null
+}
+
+# The cpuset cgroup hierarchy where a host's CPUs can be held (so that no
+# process of the host, mpirun's binding included, can leave them): cgroup v1's
+# cpuset folder, or cgroup v2's root when the cpuset controller is already
+# enabled for its children. Empty when there is none (then taskset alone).
+cpuset_root() {
+  if [ -f /sys/fs/cgroup/cpuset/cpuset.cpus ] && [ -f /sys/fs/cgroup/cpuset/tasks ]; then
+    echo /sys/fs/cgroup/cpuset
+  elif grep -qw cpuset /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+    echo /sys/fs/cgroup
+  fi
 }
 
 down() {
@@ -110,6 +128,12 @@ down() {
       for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
     fi
     ip netns del "$ns" || rc=1
+  done
+  local cg dir pid
+  cg=$(cpuset_root)
+  for dir in $( [ -n "$cg" ] && ls -d "$cg/$PREFIX"[0-9]* 2>/dev/null); do
+    for pid in $(cat "$dir/cgroup.procs" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
+    for _ in 1 2 3 4 5 6 7 8 9 10; do rmdir "$dir" 2>/dev/null && break; sleep 0.2; done
   done
   for link in $(ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' |
                 grep -E "^(${BRIDGE}|tc-veth[0-9]+)$"); do
@@ -181,9 +205,19 @@ up() {
   must ip link set "$BRIDGE" up
   : >"$STATE/hostfile"
   printf '127.0.0.1 localhost\n' >"$STATE/hosts"
+  local cg held=taskset
+  cg=$(cpuset_root)
   for k in $(seq 1 "$n"); do
     ns=$PREFIX$k; veth=tc-veth$k; addr=$NET.$((10 + k))
     cpus=$(host_cpus "$k" "$n")
+    if [ -n "$cg" ]; then
+      must mkdir "$cg/$ns"
+      if [ -f "$cg/$ns/cpuset.mems" ] && [ -z "$(cat "$cg/$ns/cpuset.mems")" ]; then  # v1: empty until set
+        must cp "$cg/cpuset.mems" "$cg/$ns/cpuset.mems"
+      fi
+      must sh -c "echo $cpus > '$cg/$ns/cpuset.cpus'"
+      held="a cpuset cgroup and taskset"
+    fi
     must ip netns add "$ns"
     must ip link add "$veth" type veth peer name eth0 netns "$ns"
     must ip link set dev "$veth" addrgenmode none
@@ -195,7 +229,7 @@ up() {
     must ip -n "$ns" link set lo up
     echo "$addr slots=$(($(tr -cd , <<<"$cpus" | wc -c) + 1))" >>"$STATE/hostfile"
     echo "$addr $ns" >>"$STATE/hosts"
-    echo "$k $ns $addr $cpus" >>"$STATE/hosts.txt"
+    echo "$k $ns $addr $cpus ${cg:+$cg/$ns}" >>"$STATE/hosts.txt"
   done
   # Each host reaches the root namespace (and so the others) over the bridge.
   if command -v ping >/dev/null; then
@@ -204,7 +238,7 @@ up() {
         { say "$PREFIX$k cannot reach $NET.1 over the bridge; removing the hosts"; down; exit 1; }
     done
   fi
-  say "up: $(awk '{printf "%s %s CPUs %s; ", $2, $3, $4}' "$STATE/hosts.txt")hostfile $STATE/hostfile"
+  say "up: $(awk '{printf "%s %s CPUs %s; ", $2, $3, $4}' "$STATE/hosts.txt")CPUs held by $held; hostfile $STATE/hostfile"
 }
 
 mpirun_args() {

@@ -10,7 +10,9 @@
 # here inside tc-hostK's network namespace, in a UTS namespace of its own
 # with host name tc-hostK, in a mount namespace whose /etc/hosts names the
 # emulated hosts (bind-mounted from the state folder; the machine's /etc/hosts
-# is not changed), on the host's CPUs (taskset).
+# is not changed), on the host's CPUs: in the host's cpuset cgroup where
+# emulated_hosts.sh made one (a process cannot leave its CPUs, not even when
+# mpirun binds it), and under taskset.
 set -u
 STATE=${TASCELL_HOSTS_STATE:-/run/tascell-hosts}
 PREFIX=tc-host
@@ -45,4 +47,8 @@ ns=$PREFIX$k
 line=$(awk -v k="$k" '$1 == k' "$STATE/hosts.txt" 2>/dev/null)
 [ -n "$line" ] || fail "host $host ($ns) is not up (emulated_hosts.sh up N makes it)"
 cpus=$(echo "$line" | awk '{print $4}')
+cgroup=$(echo "$line" | awk '{print $5}')
+if [ -n "$cgroup" ]; then
+  echo $$ >"$cgroup/cgroup.procs" || fail "cannot join the cpuset cgroup $cgroup"
+fi
 exec ip netns exec "$ns" unshare --uts --mount --propagation private "$0" --inside "$ns" "$cpus" "$*"
