@@ -279,13 +279,19 @@ case "$cmd" in
     fi
     up "$n"
     mapfile -t margs < <(mpirun_args)
+    # The command runs in the background of this shell (its standard input
+    # kept), so that a signal to this script ends it, by its pid, and the
+    # hosts are then removed.
     if [ "$cmd" = run ]; then
-      mpirun "${margs[@]}" "$@"
+      mpirun "${margs[@]}" "$@" <&0 &
     else
-      TASCELL_HOSTS_MPIRUN_ARGS=$(printf '%s\n' "${margs[@]}") "$@"
+      TASCELL_HOSTS_MPIRUN_ARGS=$(printf '%s\n' "${margs[@]}") "$@" <&0 &
     fi
-    status=$?
-    exit $status
+    child=$!
+    trap 'kill -TERM $child 2>/dev/null; wait $child; exit 130' INT
+    trap 'kill -TERM $child 2>/dev/null; wait $child; exit 143' TERM
+    wait $child
+    exit $?
     ;;
   *) usage ;;
 esac
