@@ -2,49 +2,57 @@
 # Several machines, emulated on this one: test hosts as network namespaces.
 #
 #   emulated_hosts.sh up N              make hosts tc-host1..tc-hostN (2 <= N <= 8)
+#   emulated_hosts.sh mpirun ARGS...    mpirun <the hosts' options> ARGS..., on the hosts that are up
 #   emulated_hosts.sh down              remove everything `up` made
-#   emulated_hosts.sh mpirun-args       print the mpirun options that run on the hosts that are up
-#   emulated_hosts.sh run N -- ARGS...  up N, mpirun <those options> ARGS..., down (also when
-#                                       the run fails or is interrupted); exit status: mpirun's
-#   emulated_hosts.sh exec N -- CMD...  up N, CMD... with TASCELL_HOSTS_MPIRUN_ARGS set to the
-#                                       options (one per line), down; exit status: CMD's
+#   emulated_hosts.sh run N -- ARGS...  up N, mpirun <options> ARGS..., down (also when the
+#                                       run fails or is interrupted); exit status: mpirun's
+#   emulated_hosts.sh exec N -- CMD...  up N, CMD... (in tc-head) with TASCELL_HOSTS_MPIRUN_ARGS
+#                                       set to the options, one per line, down; status: CMD's
+#   emulated_hosts.sh mpirun-args       print the options (one per line)
 #
 # Each host is a network namespace with a UTS (host name) namespace of its
-# own, joined to the others and to this machine's root namespace by a veth
-# pair on a bridge:
+# own. A further namespace, tc-head, holds a bridge that joins the hosts
+# (veth pairs) and mpirun, which runs there:
 #
-#   root namespace: bridge tc-br0, 169.254.77.1/24 (mpirun's end of the launch connections)
-#   tc-hostK:       eth0 (veth peer of tc-vethK on the bridge), 169.254.77.(10+K)/24, and lo
+#   tc-head:  lo, bridge tc-br0 169.254.77.1/24 (mpirun's end), tc-vethK on the bridge
+#   tc-hostK: lo, eth0 (peer of tc-vethK) 169.254.77.(10+K)/24
 #
-# The addresses are link-local, on these links only: no route leaves them and
-# no packet leaves the machine (IPv6 is not configured on them at all).
-# mpirun, in the root namespace, starts one orted per host through
-# netns_agent.sh (--mca plm_rsh_agent, in place of ssh), which runs it inside
-# the host's namespaces with the host's name and CPUs (its cpuset cgroup where
-# there is one, which mpirun's binding cannot leave, and taskset): with N hosts
-# and C CPUs, host K gets CPUs of its own when N <= C, else CPU (K-1) mod C.
-# MPI uses TCP on 169.254.77.0/24 only; processes of different hosts do not
-# share the runtime's shared-memory objects (MPI_COMM_TYPE_SHARED splits them
-# apart), as on a cluster.
+# The machine's own network namespace is not touched: no link, address or
+# route is added there, so no other program on the machine sees the hosts'
+# links, and no packet leaves the machine (the addresses are link-local, no
+# route leads off the bridge, IPv6 is not configured on these links).
+# mpirun starts one orted per host through netns_agent.sh (--mca
+# plm_rsh_agent, in place of ssh), which runs it inside the host's namespaces
+# with the host's name and CPUs (its cpuset cgroup where there is one, which
+# mpirun's binding cannot leave, and taskset): with N hosts and C CPUs, host K
+# gets CPUs of its own when N <= C, else CPU (K-1) mod C. MPI uses TCP on
+# 169.254.77.0/24 only; processes of different hosts do not share the
+# runtime's shared-memory objects (MPI_COMM_TYPE_SHARED splits them apart),
+# as on a cluster.
 #
-# Made and removed by up/down: the namespaces tc-host*, the links tc-br0 and
-# tc-veth* (their peers go with the namespaces), a cpuset cgroup tc-hostK per
-# host where the machine has the cpuset controller (cgroup v1's
-# /sys/fs/cgroup/cpuset, or v2 with cpuset enabled), the folder $STATE
-# (hostfile, hosts file), and /run/netns when `ip netns add` made it. Nothing
-# in /etc is changed. run and exec hold a lock (flock on /run/lock) so that
-# two runs do not share the hosts.
+# Made and removed by up/down: the namespaces tc-head and tc-host* (with
+# their links), a cpuset cgroup tc-hostK per host where the machine has the
+# cpuset controller (cgroup v1's /sys/fs/cgroup/cpuset, or v2 with cpuset
+# enabled), the folder $STATE (hostfile, hosts file), and /run/netns when `ip
+# netns add` made it. Nothing in /etc is changed. down first ends, by pid,
+# processes left inside the namespaces (of a run that was cut short). run and
+# exec hold a lock (flock on /run/lock) so that two runs do not share the
+# hosts.
 #
-# Exit codes: 0 ok (run/exec: the command's status); 2 wrong usage; 3 the
-# machine does not allow network namespaces (not root, no CAP_SYS_ADMIN or
-# CAP_NET_ADMIN, or no veth/bridge); 4 hosts are already up (run `down`);
+# Exit codes: 0 ok (run/exec/mpirun: the command's status); 2 wrong usage;
+# 3 the machine does not allow network namespaces (not root, no CAP_SYS_ADMIN
+# or CAP_NET_ADMIN, or no veth/bridge); 4 hosts are already up (run `down`);
 # 5 could not get the lock in time.
 set -u
 
 STATE=${TASCELL_HOSTS_STATE:-/run/tascell-hosts}
 PREFIX=tc-host
+HEAD=tc-head
 BRIDGE=tc-br0
 NET=169.254.77
+# A command in tc-head's network namespace only (`ip netns exec` would also
+# mount a new /sys, which hides the cgroup folders that the agent needs).
+IN_HEAD="nsenter --net=/run/netns/$HEAD"
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 AGENT=$HERE/netns_agent.sh
 
@@ -62,7 +70,7 @@ must() {
 }
 
 usage() {
-  sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -95,9 +103,13 @@ host_cpus() {
   fi
 }
 
-existing() {  # namespaces, links and cpusets of ours that exist now
-  ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^${PREFIX}[0-9]+$"
-  ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E "^(${BRIDGE}|tc-veth[0-9]+)$"
+# Namespaces of ours (tc-head, then the hosts).
+our_namespaces() {
+  ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^(${HEAD}|${PREFIX}[0-9]+)$"
+}
+
+existing() {  # namespaces and cpusets of ours that exist now
+  our_namespaces
   local cg
   cg=$(cpuset_root)
   [ -n "$cg" ] && ls -d "$cg/$PREFIX"[0-9]* 2>/dev/null
@@ -116,10 +128,10 @@ cpuset_root() {
 }
 
 down() {
-  local ns pid pids link rc=0
-  for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep -E "^${PREFIX}[0-9]+$"); do
-    # Processes left inside (an orted of a run that was cut short): they are
-    # ours, started in our namespace; end them by pid before the namespace goes.
+  local ns pid pids rc=0 cg dir
+  for ns in $(our_namespaces); do
+    # Processes left inside (mpirun or an orted of a run that was cut short):
+    # started in our namespace, so ours; ended by pid before the namespace goes.
     pids=$(ip netns pids "$ns" 2>/dev/null)
     if [ -n "$pids" ]; then
       say "ending processes left in $ns: $(echo $pids)"
@@ -127,17 +139,14 @@ down() {
       sleep 1
       for pid in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
     fi
-    ip netns del "$ns" || rc=1
   done
-  local cg dir pid
+  for ns in $(our_namespaces); do
+    ip netns del "$ns" || rc=1  # (its links go with it, the veth peers in the other namespace too)
+  done
   cg=$(cpuset_root)
   for dir in $( [ -n "$cg" ] && ls -d "$cg/$PREFIX"[0-9]* 2>/dev/null); do
     for pid in $(cat "$dir/cgroup.procs" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
     for _ in 1 2 3 4 5 6 7 8 9 10; do rmdir "$dir" 2>/dev/null && break; sleep 0.2; done
-  done
-  for link in $(ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' |
-                grep -E "^(${BRIDGE}|tc-veth[0-9]+)$"); do
-    ip link del "$link" 2>/dev/null  # (a veth may have gone with its peer's namespace meanwhile)
   done
   [ -e "$STATE/made-run-netns" ] && forget_netns_dir
   rm -rf "$STATE"
@@ -168,15 +177,14 @@ check_allowed() {
   elif ! out=$(ip netns add "${PREFIX}-probe" 2>&1); then
     why="'ip netns add' failed ($out): no CAP_SYS_ADMIN/CAP_NET_ADMIN here"
   else
+    # (inside the probe's namespace: nothing is made in the machine's own)
     if ! out=$(ip netns exec "${PREFIX}-probe" unshare --uts true 2>&1); then
       why="'unshare --uts' failed inside a network namespace ($out)"
-    elif ! out=$(ip link add tc-probe0 type veth peer name tc-probe1 2>&1); then
+    elif ! out=$(ip -n "${PREFIX}-probe" link add tc-probe0 type veth peer name tc-probe1 2>&1); then
       why="'ip link add ... type veth' failed ($out)"
-    elif ! out=$(ip link add tc-probe2 type bridge 2>&1); then
+    elif ! out=$(ip -n "${PREFIX}-probe" link add tc-probe2 type bridge 2>&1); then
       why="'ip link add ... type bridge' failed ($out)"
     fi
-    ip link del tc-probe0 2>/dev/null
-    ip link del tc-probe2 2>/dev/null
     ip netns del "${PREFIX}-probe" 2>/dev/null
   fi
   [ "$1" = 1 ] || forget_netns_dir
@@ -199,10 +207,12 @@ up() {
   made=1
   mkdir -p "$STATE" || { say "cannot make $STATE"; exit 1; }
   [ "$had_netns_dir" = 1 ] || : >"$STATE/made-run-netns"
-  must ip link add "$BRIDGE" type bridge
-  must ip link set dev "$BRIDGE" addrgenmode none
-  must ip addr add "$NET.1/24" dev "$BRIDGE"
-  must ip link set "$BRIDGE" up
+  must ip netns add "$HEAD"
+  must ip -n "$HEAD" link set lo up
+  must ip -n "$HEAD" link add "$BRIDGE" type bridge
+  must ip -n "$HEAD" link set dev "$BRIDGE" addrgenmode none
+  must ip -n "$HEAD" addr add "$NET.1/24" dev "$BRIDGE"
+  must ip -n "$HEAD" link set "$BRIDGE" up
   : >"$STATE/hostfile"
   printf '127.0.0.1 localhost\n' >"$STATE/hosts"
   local cg held=taskset
@@ -219,10 +229,10 @@ up() {
       held="a cpuset cgroup and taskset"
     fi
     must ip netns add "$ns"
-    must ip link add "$veth" type veth peer name eth0 netns "$ns"
-    must ip link set dev "$veth" addrgenmode none
-    must ip link set "$veth" master "$BRIDGE"
-    must ip link set "$veth" up
+    must ip -n "$HEAD" link add "$veth" type veth peer name eth0 netns "$ns"
+    must ip -n "$HEAD" link set dev "$veth" addrgenmode none
+    must ip -n "$HEAD" link set "$veth" master "$BRIDGE"
+    must ip -n "$HEAD" link set "$veth" up
     must ip -n "$ns" link set dev eth0 addrgenmode none
     must ip -n "$ns" addr add "$addr/24" dev eth0
     must ip -n "$ns" link set eth0 up
@@ -231,7 +241,7 @@ up() {
     echo "$addr $ns" >>"$STATE/hosts"
     echo "$k $ns $addr $cpus ${cg:+$cg/$ns}" >>"$STATE/hosts.txt"
   done
-  # Each host reaches the root namespace (and so the others) over the bridge.
+  # Each host reaches tc-head (and so the others) over the bridge.
   if command -v ping >/dev/null; then
     for k in $(seq 1 "$n"); do
       ip netns exec "$PREFIX$k" ping -q -c 1 -W 2 "$NET.1" >/dev/null 2>&1 ||
@@ -263,6 +273,11 @@ case "$cmd" in
   up) [ $# -eq 1 ] || usage; up "$1" ;;
   down) [ $# -eq 0 ] || usage; down ;;
   mpirun-args) mpirun_args ;;
+  mpirun)
+    mapfile -t margs < <(mpirun_args)
+    [ ${#margs[@]} -gt 0 ] || exit 2
+    exec $IN_HEAD mpirun "${margs[@]}" "$@"
+    ;;
   run | exec)
     [ $# -ge 3 ] && [ "$2" = -- ] || usage
     n=$1; shift 2
@@ -272,8 +287,8 @@ case "$cmd" in
     trap 'exit 143' TERM
     # Holding the lock, hosts that are up with no process in them were left
     # by a run that was killed (as ctest kills at its TIMEOUT): remove them.
-    if { [ -n "$(existing)" ] || [ -e "$STATE" ]; } && [ -z "$(for ns in $(ip netns list 2>/dev/null | awk '{print $1}' |
-                                        grep -E "^${PREFIX}[0-9]+$"); do ip netns pids "$ns"; done)" ]; then
+    if { [ -n "$(existing)" ] || [ -e "$STATE" ]; } &&
+       [ -z "$(for ns in $(our_namespaces); do ip netns pids "$ns"; done)" ]; then
       say "removing hosts left up with no process in them: $(existing | tr '\n' ' ')"
       down || exit 4
     fi
@@ -283,9 +298,9 @@ case "$cmd" in
     # kept), so that a signal to this script ends it, by its pid, and the
     # hosts are then removed.
     if [ "$cmd" = run ]; then
-      mpirun "${margs[@]}" "$@" <&0 &
+      $IN_HEAD mpirun "${margs[@]}" "$@" <&0 &
     else
-      TASCELL_HOSTS_MPIRUN_ARGS=$(printf '%s\n' "${margs[@]}") "$@" <&0 &
+      TASCELL_HOSTS_MPIRUN_ARGS=$(printf '%s\n' "${margs[@]}") $IN_HEAD "$@" <&0 &
     fi
     child=$!
     trap 'kill -TERM $child 2>/dev/null; wait $child; exit 130' INT
