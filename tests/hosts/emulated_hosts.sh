@@ -251,12 +251,20 @@ up() {
   say "up: $(awk '{printf "%s %s CPUs %s; ", $2, $3, $4}' "$STATE/hosts.txt")CPUs held by $held; hostfile $STATE/hostfile"
 }
 
+# --bind-to none: mpirun maps by the whole machine's cores, not a host's (its
+# default binding put both hosts' processes on core 0 under taskset alone;
+# --bind-to core fails on the second host inside the cpusets).
+# --leave-session-attached: an orted that daemonizes starts a session of its
+# own, and Linux's autogroup scheduler gives every session an equal share of
+# a busy machine: the hosts' processes would then get more CPU than the
+# processes of a run on this machine beside them. Attached, they share the
+# session (and the share) of the command that started mpirun.
 mpirun_args() {
   [ -f "$STATE/hostfile" ] || { say "no hosts are up"; exit 2; }
   printf '%s\n' --hostfile "$STATE/hostfile" --map-by node \
     --mca plm_rsh_agent "$AGENT" --mca plm_rsh_no_tree_spawn 1 \
     --mca btl self,tcp --mca btl_tcp_if_include "$NET.0/24" --mca oob_tcp_if_include "$NET.0/24" \
-    --bind-to none
+    --bind-to none --leave-session-attached
 }
 
 lock() {
