@@ -20,7 +20,7 @@
 # The machine's own network namespace is not touched: no link, address or
 # route is added there, so no other program on the machine sees the hosts'
 # links, and no packet leaves the machine (the addresses are link-local, no
-# route leads off the bridge, IPv6 is not configured on these links).
+# route leads off the bridge, IPv6 is off in these namespaces).
 # mpirun starts one orted per host through netns_agent.sh (--mca
 # plm_rsh_agent, in place of ssh), which runs it inside the host's namespaces
 # with the host's name and CPUs (its cpuset cgroup where there is one, which
@@ -167,6 +167,14 @@ forget_netns_dir() {
   fi
 }
 
+# No IPv6 in namespace $1 (its links would announce themselves, e.g. MLD
+# reports, on the bridge): these hosts speak IPv4 on 169.254.77.0/24 only.
+no_ipv6() {
+  ip netns exec "$1" sh -c 'for f in /proc/sys/net/ipv6/conf/all/disable_ipv6 \
+    /proc/sys/net/ipv6/conf/default/disable_ipv6 /proc/sys/net/ipv6/conf/lo/disable_ipv6; do
+    [ -e "$f" ] && echo 1 > "$f"; done; true'
+}
+
 # The machine allows what up needs? One clear sentence and exit 3 if not.
 check_allowed() {
   local why=""
@@ -208,6 +216,7 @@ up() {
   mkdir -p "$STATE" || { say "cannot make $STATE"; exit 1; }
   [ "$had_netns_dir" = 1 ] || : >"$STATE/made-run-netns"
   must ip netns add "$HEAD"
+  no_ipv6 "$HEAD"
   must ip -n "$HEAD" link set lo up
   must ip -n "$HEAD" link add "$BRIDGE" type bridge
   must ip -n "$HEAD" link set dev "$BRIDGE" addrgenmode none
@@ -229,6 +238,7 @@ up() {
       held="a cpuset cgroup and taskset"
     fi
     must ip netns add "$ns"
+    no_ipv6 "$ns"
     must ip -n "$HEAD" link add "$veth" type veth peer name eth0 netns "$ns"
     must ip -n "$HEAD" link set dev "$veth" addrgenmode none
     must ip -n "$HEAD" link set "$veth" master "$BRIDGE"
