@@ -24,6 +24,8 @@ packages=(
   librsvg2-bin
   # python for small tools in tests
   python3
+  # emulated hosts for the tests (tests/hosts): ip netns, unshare, nsenter, taskset, flock
+  iproute2 util-linux
   # instruction counts of the benchmarks (bench/instructions.py, callgrind)
   valgrind
 )

@@ -28,7 +28,17 @@
    memory (TASCELL_NODE_REQUESTS=mpi and shared, the default), runs
    interleaved.
 
-usage: mpi_bench.py --build-dir build/release/bench [--reps 5] [--only latency|speedup|wait|priority|requests]
+6. (--only hosts) Emulated hosts (tests/hosts/emulated_hosts.sh) beside this
+   machine, runs interleaved: the steal round trip of 1. with 2 processes on
+   this machine (requests through shared memory, the default, and by MPI)
+   and on 2 emulated hosts (always by MPI, over TCP); and fib(35),
+   n-queens(13), UTS T1 and T3 with 1 x 1, 1 x 2, 2 processes x 1 on this
+   machine and 2 hosts x 1, as in 2. Run under the hosts' script, which
+   brings 2 hosts up, passes their mpirun options in TASCELL_HOSTS_MPIRUN_ARGS
+   and removes them at the end:
+     tests/hosts/emulated_hosts.sh exec 2 -- python3 bench/mpi/mpi_bench.py --build-dir B --only hosts
+
+usage: mpi_bench.py --build-dir build/release/bench [--reps 5] [--only latency|speedup|wait|priority|requests|hosts]
 """
 import argparse
 import glob
@@ -58,17 +68,19 @@ def percentile(xs, q):
 def latency_samples(reps, variants):
     """Steal round trips (us) of mpi-steal-latency 27 200 on 2 x 1 workers,
     runs interleaved. variants: {name: (directory of the binary, [settings
-    NAME=VALUE])}."""
+    NAME=VALUE][, [more mpirun options]])}."""
     samples = {name: [] for name in variants}
     for _ in range(reps):
-        for name, (build, settings) in variants.items():
+        for name, variant in variants.items():
+            build, settings = variant[0], variant[1]
+            extra = variant[2] if len(variant) > 2 else []
             with tempfile.TemporaryDirectory() as outdir:
                 # Each process's output from its own file: mpirun forwards
                 # output in the chunks it reads, so a long line of one
                 # process may be cut by another's; and --tag-output puts its
                 # tag before every chunk, also inside a line (both lost a
                 # run's samples now and then until session 8).
-                cmd = MPIRUN + ["-np", "2", "--output-filename", outdir, "-x", "TASCELL_WORKERS=1"]
+                cmd = MPIRUN + extra + ["-np", "2", "--output-filename", outdir, "-x", "TASCELL_WORKERS=1"]
                 for setting in settings:
                     cmd += ["-x", setting]
                 run(cmd + [os.path.join(build, "mpi-steal-latency"), "27", "200"], ENV)
@@ -190,13 +202,56 @@ def waits(build, reps, out):
             out.append("| %s | %s x %s | %.3f | %.3f | %.2f | %g |" % (name, shape[0], shape[1], n, s, s / n, c))
 
 
+def hosts_args():
+    """The mpirun options for the emulated hosts that are up (emulated_hosts.sh exec)."""
+    text = os.environ.get("TASCELL_HOSTS_MPIRUN_ARGS")
+    if not text:
+        raise SystemExit("--only hosts runs under tests/hosts/emulated_hosts.sh exec 2 -- ... "
+                         "(TASCELL_HOSTS_MPIRUN_ARGS is not set)")
+    return [a for a in text.split("\n") if a]
+
+
+def hosts(build, reps, out):
+    remote = hosts_args()
+    latency_table("2 processes x 1 worker", latency_samples(reps, {
+        "one machine, requests through shared memory": (build, []),
+        "one machine, requests by MPI (TASCELL_NODE_REQUESTS=mpi)": (build, ["TASCELL_NODE_REQUESTS=mpi"]),
+        "2 emulated hosts (by MPI over TCP)": (build, [], remote)}), out)
+    out.append("")
+    problems = [("fib(35)", "fib-tascell", "35"), ("n-queens(13)", "nqueens-tascell", "13"),
+                ("UTS T1", "uts-tascell", "T1"), ("UTS T3", "uts-tascell", "T3")]
+    configs = [("1 x 1", None, "1"), ("1 x 2", None, "2"), ("2 x 1", [], "1"), ("2 hosts x 1", remote, "1")]
+    out.append("| problem | 1 worker (s) | 1 process x 2 (s) | 2 processes x 1 (s) | 2 hosts x 1 (s) | speedup 1x2 | "
+               "speedup 2x1 | speedup 2 hosts x 1 | 2x1 / 1x2 | 2 hosts x 1 / 1x2 |")
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, binary, arg in problems:
+        prog = os.path.join(build, binary)
+        got = {c[0]: [] for c in configs}
+        for _ in range(reps):
+            for label, extra, workers in configs:
+                if extra is not None:
+                    cmd = MPIRUN + extra + ["-np", "2", "-x", "TASCELL_WORKERS=" + workers, prog, arg, "3"]
+                    got[label] += times(run(cmd, ENV))
+                else:
+                    got[label] += times(run([prog, arg, "3"], dict(ENV, TASCELL_WORKERS=workers)))
+        med = {k: statistics.median(v) for k, v in got.items()}
+        s12, s21, s2h = (med["1 x 1"] / med[k] for k in ("1 x 2", "2 x 1", "2 hosts x 1"))
+        out.append("| %s | %.3f | %.3f | %.3f | %.3f | %.2f | %.2f | %.2f | %.2f | %.2f |" %
+                   (name, med["1 x 1"], med["1 x 2"], med["2 x 1"], med["2 hosts x 1"], s12, s21, s2h, s21 / s12,
+                    s2h / s12))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--only", choices=["latency", "speedup", "wait", "priority", "requests"])
+    ap.add_argument("--only", choices=["latency", "speedup", "wait", "priority", "requests", "hosts"])
     args = ap.parse_args()
     out = []
+    if args.only == "hosts":
+        hosts(args.build_dir, args.reps, out)
+        print("\n".join(out))
+        return
     if args.only == "priority":
         priorities(args.build_dir, args.reps, out)
         print("\n".join(out))
