@@ -396,7 +396,12 @@ void network::thread_main() {
   }
   if (tracing_) note_span(false);
   // At exit (the runtime has detached: every event is sent on): let the
-  // last sends complete, then leave MPI together.
+  // last sends complete, then leave MPI together. At normal priority: the
+  // collectives below spin, and two processes whose real-time message
+  // threads shared one CPU hung there, the spinning one never letting the
+  // other run (SCHED_FIFO; seen with taskset -c 1 on 2 processes, 4 runs
+  // of 4).
+  if (realtime_ && !demoted_) set_realtime(false);
   flush();
   auto deadline = now() + std::chrono::seconds(10);
   while (link_->sending() || !to_send_.empty()) {
