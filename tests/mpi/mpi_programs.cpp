@@ -282,7 +282,9 @@ void rc_announce(int rank, int run) {
   tascell::improve(rc_started[rank], (static_cast<long>(run + 1) << 32) + (++rc_beats & 0xffffffffL));
 }
 std::atomic<bool> rc_cancel_taken{false};  // this process's canceller has been chosen
-std::atomic<bool> rc_expired{false};       // an iteration here ran to its end: the rest end at once
+// rc_ended >= run + 1: an iteration of run `run` ran to its end somewhere
+// (so stops do not work): the others end at once, to fail in seconds.
+tascell::incumbent<tascell::op::max, long> rc_ended{0};
 
 // Counts an iteration unwound by a stop (the destructor runs on the way out).
 struct rc_unwind_note {
@@ -328,7 +330,7 @@ rc_tally remote_cancel_root(tascell::ctx c, int run) {
         rc_unwind_note note{t.unwound[r]};
         const bool by_cancelled = rc_by_cancelled(run);
         long units = 0;
-        for (; units < rc_full && !rc_expired.load(std::memory_order_relaxed); ++units) {
+        for (; units < rc_full && rc_ended.get() < run + 1; ++units) {
           if (!by_cancelled) {
             tascell::poll(c);
           } else if (tascell::cancelled(c)) {  // (it serves requests as a poll does)
@@ -343,7 +345,7 @@ rc_tally remote_cancel_root(tascell::ctx c, int run) {
           if (units % 16 == 15) rc_announce(rank, run);
         }
         // Ran to its end: its stop never came.
-        rc_expired.store(true, std::memory_order_relaxed);
+        tascell::improve(rc_ended, static_cast<long>(run) + 1);
         t.stopped_units[r] -= units;
         ++t.natural[r];
         note.armed = false;
@@ -497,7 +499,6 @@ void run(const std::string& name, int repeat) {
       }
       const int canceller = (i + 1) % np;
       rc_cancel_taken.store(false);
-      rc_expired.store(false);
       rc_tally t = tascell::root(remote_cancel_root, i);
       auto at = [&](const std::array<long, rc_ranks>& v, int r) { return v[static_cast<std::size_t>(r)]; };
       std::string counts = "canceller rank " + std::to_string(t.canceller_rank) + ", started " +
