@@ -50,6 +50,10 @@ bool cancelled(ctx c) {
     }
     return true;
   });
+  // serve_impl above may not unwind, and it cleared `attention`: set it again
+  // so that the stop still happens at the next poll (without this, a piece
+  // that saw cancelled() went on past every later poll, and gave work away).
+  if (stopped) w->attention.store(1, std::memory_order_relaxed);
   return stopped;
 }
 

@@ -12,6 +12,10 @@
 //   unregistered  the same with std::runtime_error: tascell::remote_error elsewhere
 //   usertypes     inputs and outputs of user types with serialize()
 //   board         the bulletin board: newest writes everywhere after the call
+//   remote_cancel (not in "all"; 2 processes or more) long pieces spread
+//                 over every process, one in a chosen process calls cancel():
+//                 every other running piece must be stopped, also in other
+//                 processes, and see cancelled() (counted per process)
 //   slowpiece     (not in "all") a piece that runs 5 s in another process
 //                 without a poll while its victim waits to steal back
 //                 (mpi.watchdog, TASCELL_WATCHDOG=1)
@@ -24,10 +28,13 @@
 // give back (mpi.late_steal_back). --no-steal-back: a worker at a join never
 // steals back (it asks for other work; mpi.watchdog.asking). --dump-after
 // MS: every process raises SIGUSR1 after MS milliseconds (mpi.dump).
+// --counts: remote_cancel prints what the iterations of every run did.
 // Failure tests (failures.py): --die R (process R kills itself with SIGKILL
 // during its first root call), --corrupt garbage|truncated (process 1 sends
 // process 0 a malformed message during its first root call).
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -228,6 +235,136 @@ long fill_board(tascell::ctx c, int n) {
   return ok;
 }
 
+// --- cancel() in one process stops the pieces running in the others: a
+// loop of long iterations (each sleeps 1 ms between checks, up to rc_full
+// times) spread over every process; in run `run` the first iteration that
+// starts in rank (run + 1) % processes() waits until every process has
+// started one, then calls cancel(). Every other iteration that started must
+// then be stopped long before its end. An iteration checks with a poll, or,
+// in the runs where rc_by_cancelled(run), with cancelled() alone (and once it
+// is true, the poll right after it must stop the iteration); each canceller
+// rank has runs of both kinds. What each process's iterations did comes back
+// through a plus reduction, per rank. ---
+constexpr int rc_ranks = 4;        // processes counted (remote_cancel needs 2 to 4)
+constexpr long rc_full = 10000;    // an iteration's units when nothing stops it (> 10 s)
+constexpr long rc_iterations = 64;
+
+struct rc_tally {
+  std::array<long, rc_ranks> started{}, natural{}, stopped_units{}, unwound{}, saw{}, returned{};
+  long cancels = 0, canceller_rank = -1, canceller_waited_out = 0, canceller_saw = 0;
+  rc_tally() = default;
+  explicit rc_tally(int) {}  // op::plus's identity
+  friend rc_tally operator+(const rc_tally& a, const rc_tally& b) {
+    rc_tally s;
+    for (std::size_t r = 0; r < rc_ranks; ++r) {
+      s.started[r] = a.started[r] + b.started[r];
+      s.natural[r] = a.natural[r] + b.natural[r];
+      s.stopped_units[r] = a.stopped_units[r] + b.stopped_units[r];
+      s.unwound[r] = a.unwound[r] + b.unwound[r];
+      s.saw[r] = a.saw[r] + b.saw[r];
+      s.returned[r] = a.returned[r] + b.returned[r];
+    }
+    s.cancels = a.cancels + b.cancels;
+    s.canceller_rank = std::max(a.canceller_rank, b.canceller_rank);
+    s.canceller_waited_out = a.canceller_waited_out + b.canceller_waited_out;
+    s.canceller_saw = a.canceller_saw + b.canceller_saw;
+    return s;
+  }
+};
+
+// rc_started[r] >> 32 >= run + 1: an iteration of run `run` runs in rank r.
+// Each iteration says so at its start and every 16 units after, with a
+// value greater each time (the low bits count): an improvement that reaches
+// a process before it has entered the root call is dropped there
+// (root_protocol.cpp, on_incumbent), so one announcement is not enough.
+// Never reset: an improvement of the next run cannot be lost to a reset.
+tascell::incumbent<tascell::op::max, long> rc_started[rc_ranks] = {0, 0, 0, 0};
+std::atomic<long> rc_beats{0};
+void rc_announce(int rank, int run) {
+  tascell::improve(rc_started[rank], (static_cast<long>(run + 1) << 32) + (++rc_beats & 0xffffffffL));
+}
+std::atomic<bool> rc_cancel_taken{false};  // this process's canceller has been chosen
+// rc_ended >= run + 1: an iteration of run `run` ran to its end somewhere
+// (so stops do not work): the others end at once, to fail in seconds.
+tascell::incumbent<tascell::op::max, long> rc_ended{0};
+
+// Counts an iteration unwound by a stop (the destructor runs on the way out).
+struct rc_unwind_note {
+  long& unwound;
+  bool armed = true;
+  ~rc_unwind_note() {
+    if (armed) ++unwound;
+  }
+};
+
+void rc_sleep_unit() { std::this_thread::sleep_for(std::chrono::milliseconds(1)); }
+bool rc_by_cancelled(int run) { return run / tascell::processes() % 2 == 1; }
+
+rc_tally remote_cancel_root(tascell::ctx c, int run) {
+  rc_tally tally;
+  tascell::dowork_for(
+      c, tascell::range(0, rc_iterations), tascell::in(run), tascell::reduce<tascell::op::plus>(tally),
+      [](tascell::ctx c, std::int64_t, const int& run, rc_tally& t) {
+        const int rank = tascell::rank();
+        const auto r = static_cast<std::size_t>(rank);
+        ++t.started[r];
+        rc_announce(rank, run);
+        if (rank == (run + 1) % tascell::processes() && !rc_cancel_taken.exchange(true)) {
+          // The canceller: waits until every process runs an iteration.
+          auto all_started = [&] {
+            for (int k = 0; k < tascell::processes(); ++k)
+              if ((rc_started[k].get() >> 32) < run + 1) return false;
+            return true;
+          };
+          long units = 0;
+          for (; !all_started() && units < rc_full; ++units) {
+            tascell::poll(c);
+            rc_sleep_unit();
+            if (units % 16 == 15) rc_announce(rank, run);
+          }
+          if (units == rc_full) ++t.canceller_waited_out;
+          tascell::cancel(c);
+          ++t.cancels;
+          t.canceller_rank = rank;
+          if (tascell::cancelled(c)) ++t.canceller_saw;
+          return;
+        }
+        rc_unwind_note note{t.unwound[r]};
+        const bool by_cancelled = rc_by_cancelled(run);
+        long units = 0;
+        for (; units < rc_full && rc_ended.get() < run + 1; ++units) {
+          if (!by_cancelled) {
+            tascell::poll(c);
+          } else if (tascell::cancelled(c)) {  // (it serves requests as a poll does)
+            ++t.saw[r];
+            tascell::poll(c);  // stopped: this poll unwinds
+            ++t.returned[r];
+            note.armed = false;
+            return;
+          }
+          rc_sleep_unit();
+          ++t.stopped_units[r];
+          if (units % 16 == 15) rc_announce(rank, run);
+        }
+        // Ran to its end: its stop never came.
+        tascell::improve(rc_ended, static_cast<long>(run) + 1);
+        t.stopped_units[r] -= units;
+        ++t.natural[r];
+        note.armed = false;
+      });
+  return tally;
+}
+
+std::string rc_list(const std::array<long, rc_ranks>& v, int n) {
+  std::string s = "[";
+  for (int r = 0; r < n; ++r) {
+    if (r) s += ' ';
+    s += std::to_string(v[static_cast<std::size_t>(r)]);
+  }
+  s += ']';
+  return s;
+}
+
 }  // namespace
 
 TASCELL_EXCEPTION(solution_found);
@@ -235,6 +372,7 @@ TASCELL_EXCEPTION(solution_found);
 namespace {
 
 int failures = 0;
+bool verbose_counts = false;  // --counts: remote_cancel prints its counts of every run
 
 void check(bool ok, const char* program, int run, const std::string& what) {
   if (ok) return;
@@ -355,6 +493,66 @@ void run(const std::string& name, int repeat) {
         if (!v || *v != static_cast<long>(k) * k) ++missing;
       }
       check(missing == 0, "board", i, std::to_string(missing) + " entries missing or old");
+    } else if (name == "remote_cancel") {
+      const int np = tascell::processes();
+      if (np < 2 || np > rc_ranks) {
+        check(false, "remote_cancel", i, "needs 2 to " + std::to_string(rc_ranks) + " processes");
+        continue;
+      }
+      const int canceller = (i + 1) % np;
+      rc_cancel_taken.store(false);
+      rc_tally t = tascell::root(remote_cancel_root, i);
+      auto at = [&](const std::array<long, rc_ranks>& v, int r) { return v[static_cast<std::size_t>(r)]; };
+      std::string counts = "canceller rank " + std::to_string(t.canceller_rank) + ", started " +
+                           rc_list(t.started, np) + ", ran to their end " + rc_list(t.natural, np) +
+                           ", unwound " + rc_list(t.unwound, np) + ", saw cancelled() " + rc_list(t.saw, np) +
+                           ", units of the stopped ones " + rc_list(t.stopped_units, np);
+      check(t.cancels == 1 && t.canceller_rank == canceller, "remote_cancel", i,
+            std::to_string(t.cancels) + " cancels, not one in rank " + std::to_string(canceller) + ": " + counts);
+      check(t.canceller_waited_out == 0, "remote_cancel", i, "some process never started an iteration: " + counts);
+      check(t.canceller_saw == t.cancels, "remote_cancel", i, "cancelled() false right after cancel(): " + counts);
+      // Every iteration but the canceller's was stopped (none ran to its end)
+      // at a poll; with cancelled(), every one saw it true and then stopped at
+      // the poll after it. Counted per process.
+      const bool by_cancelled = rc_by_cancelled(i);
+      counts += by_cancelled ? " (checking cancelled())" : " (polling)";
+      long started = 0, natural = 0, returned = 0, stopped = 0, units = 0;
+      auto stopped_in = [&](int r) {
+        return at(t.started, r) - at(t.natural, r) - (r == t.canceller_rank ? t.cancels : 0);
+      };
+      bool exact = true, elsewhere = false, third = false;
+      for (int r = 0; r < np; ++r) {
+        started += at(t.started, r);
+        natural += at(t.natural, r);
+        returned += at(t.returned, r);
+        stopped += stopped_in(r);
+        units += at(t.stopped_units, r);
+        exact = exact && at(t.unwound, r) == stopped_in(r) && at(t.saw, r) == (by_cancelled ? stopped_in(r) : 0);
+        // The stop crossed processes: iterations stopped in a process other
+        // than the canceller's; with 3 processes and the canceller not in
+        // rank 0 (cancel() goes up to rank 0, the stop comes down), also in
+        // one that is neither.
+        if (r != canceller) {
+          elsewhere = elsewhere || stopped_in(r) > 0;
+          if (r != 0) third = third || stopped_in(r) > 0;
+        }
+      }
+      check(natural == 0, "remote_cancel", i,
+            std::to_string(natural) + " iterations ran to their end, never stopped: " + counts);
+      check(returned == 0, "remote_cancel", i,
+            std::to_string(returned) + " iterations went on past a poll after cancelled() was true: " + counts);
+      check(exact, "remote_cancel", i,
+            std::string("the stopped iterations were not all unwound at a poll") +
+                (by_cancelled ? " after seeing cancelled(): " : ": ") + counts);
+      check(started < rc_iterations, "remote_cancel", i, "no iteration was dropped: " + counts);
+      // The stopped ones did far less than their full work.
+      check(stopped > 0 && units < stopped * (rc_full / 2), "remote_cancel", i,
+            std::to_string(stopped) + " stopped iterations did " + std::to_string(units) + " units of " +
+                std::to_string(rc_full) + " each: " + counts);
+      check(elsewhere, "remote_cancel", i, "no iteration stopped outside the canceller's process: " + counts);
+      if (np >= 3 && canceller != 0)
+        check(third, "remote_cancel", i, "no iteration stopped outside rank 0 and the canceller's: " + counts);
+      if (tascell::is_root() && verbose_counts) std::printf("remote_cancel run %d: %s\n", i, counts.c_str());
     } else if (name == "slowpiece") {
       slow_piece_started.reset(0);
       long got = tascell::root(slow_piece);
@@ -418,6 +616,8 @@ int main(int argc, char** argv) {
         std::this_thread::sleep_for(std::chrono::milliseconds(ms));
         raise(SIGUSR1);
       }).detach();
+    } else if (std::strcmp(argv[i], "--counts") == 0) {
+      verbose_counts = true;
     } else if (std::strcmp(argv[i], "--no-steal-back") == 0)
       tascell::detail::steal_back_for_testing(false);
     else if (std::strcmp(argv[i], "--late-claim") == 0 && i + 1 < argc)

@@ -7,7 +7,8 @@
 // reductions combine every update that completed; an output is copied back
 // only if the piece that computed it finished.
 // cancelled(c): true once the innermost @dowork (or an enclosing piece) is
-// stopped or cancelled; lets a long loop without polls notice it.
+// stopped or cancelled; lets a long loop without polls notice it. It never
+// unwinds: a stopped piece that saw it true still stops at its next poll.
 #pragma once
 
 #include "tascell/chain.hpp"
