@@ -452,13 +452,17 @@ void help(sim_worker& s, frame& f) {
     }
     return;
   }
+  // join.cpp's help: a local victim first and, when it refuses, work from
+  // another process (every other turn here, as in seek).
   bool may_nest = s.nested < 3;
   process& p = *s.p;
-  if (may_nest && p.workers() > 1) {
+  if (may_nest && p.workers() > 1 && !s.tried_local) {
+    s.tried_local = true;
     int v = static_cast<int>(p.wd->roll(static_cast<std::uint64_t>(p.workers() - 1)));
     if (v >= s.index) ++v;
     if (begin_request(s, p.worker(v), nullptr)) return;
   }
+  s.tried_local = false;
   if (task* t = p.net->take_work(s.w, may_nest)) start_piece(s, static_cast<tree_task*>(t));
 }
 
