@@ -79,6 +79,11 @@ int main(int argc, char** argv) {
                   depth, root_calls, preempt);
       return 1;
     }
+    if ((s - from + 1) % 100000 == 0) {  // a long hunt says how far it got
+      std::printf("%llu seeds passed so far (%llu to %llu)\n", static_cast<unsigned long long>(s - from + 1),
+                  static_cast<unsigned long long>(from), static_cast<unsigned long long>(s));
+      std::fflush(stdout);
+    }
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("%llu seeds passed (%llu to %llu): %llu steps, %llu batches, %llu pieces ran in another process, "
