@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run calls exactly this):
 # installs what is missing, builds with -Werror, runs every test, then builds
-# and runs the runtime tests and the MPI tests under AddressSanitizer and
+# and runs the runtime tests, the MPI tests and the lang-examples programs
+# (translated by the release build's tascellc) under AddressSanitizer and
 # ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,11 +41,14 @@ cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DTASCELL_WERROR
 cmake --build build/release -j"$jobs"
 run_ctest build/release
 
+# Not the translator again (Clang-based, long to build): the release build's.
+translator="$PWD/build/release/compiler/translator/tascellc"
 for san in address thread; do
-  echo "== runtime tests under -fsanitize=$san"
+  echo "== runtime tests, MPI tests and lang-examples under -fsanitize=$san"
   cmake -S . -B "build/$san" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTASCELL_SANITIZE=$san \
-    -DTASCELL_BUILD_BENCH=OFF -DTASCELL_BUILD_COMPILER=OFF -DTASCELL_WERROR=ON >/dev/null
-  cmake --build "build/$san" -j"$jobs" --target runtime_tests mpi_programs protocol_hunt
+    -DTASCELL_BUILD_BENCH=OFF -DTASCELL_BUILD_COMPILER=OFF -DTASCELL_TRANSLATOR="$translator" \
+    -DTASCELL_WERROR=ON >/dev/null
+  cmake --build "build/$san" -j"$jobs" --target runtime_tests mpi_programs protocol_hunt lang_examples
   run_ctest "build/$san"
 done
 
