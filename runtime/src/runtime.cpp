@@ -348,6 +348,7 @@ void runtime::run_root(const root_call& call) {
   std::int64_t wakeups_before = net_ ? net_->wakeups() : 0;
   std::int64_t posted_before = net_ ? net_->requests_posted() : 0;
   std::int64_t worker_posted_before = net_ ? net_->requests_posted_by_workers() : 0;
+  std::int64_t mailed_before = net_ ? net_->pieces_mailed() : 0;
   ++root_calls_;
   if (net_) {
     net_->take_steal_latencies();
@@ -442,6 +443,7 @@ void runtime::run_root(const root_call& call) {
     r.wakeups = net_->wakeups() - wakeups_before;
     r.shared_requests = net_->requests_posted() - posted_before;
     r.worker_requests = net_->requests_posted_by_workers() - worker_posted_before;
+    r.mailed_pieces = net_->pieces_mailed() - mailed_before;
     r.remote_steal_ns = net_->take_steal_latencies();
   }
   {
@@ -516,11 +518,13 @@ void runtime::print_stats(const run_stats& r) const {
   std::fprintf(stderr,
                "tascell stats: rank %d of %d: root call %.3f s, %d workers, %lld messages in %lld MPI sends, "
                "%lld bytes sent, %zu pieces from other processes, %lld wake-ups of the message thread, "
-               "%lld requests posted through shared memory (%lld by idle workers)%s%s\n",
+               "%lld requests posted through shared memory (%lld by idle workers), %lld pieces put in "
+               "thieves' mailboxes%s%s\n",
                r.rank, r.processes, r.seconds, size(), static_cast<long long>(r.messages_sent),
                static_cast<long long>(r.batches_sent), static_cast<long long>(r.bytes_sent),
                r.remote_steal_ns.size(), static_cast<long long>(r.wakeups),
                static_cast<long long>(r.shared_requests), static_cast<long long>(r.worker_requests),
+               static_cast<long long>(r.mailed_pieces),
                !net_ ? "" : net_->realtime() ? "; message thread at real-time priority"
                                              : "; message thread at normal priority",
                net_ && net_->shares_requests() ? "; requests on this machine through shared memory" : "");

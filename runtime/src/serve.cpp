@@ -192,7 +192,13 @@ bool answer_request(worker_impl* w, ctx c, bool refuse, bool lazy = false) {
   if (!t && !refuse && lazy && lazy_may_serve(c, r)) return true;
   if (t) w->stats.requests_served++;
   else w->stats.requests_declined++;
-  if (release_request(w, r, t ? t : refused) && proxy) w->rt->net()->wake();  // the message thread sends it on
+  // A piece for a thief on this machine that posted its request itself
+  // goes to its mailbox; otherwise the message thread sends it on.
+  int mailed_to = t && proxy ? w->rt->net()->mail_piece(r, t) : -1;
+  if (release_request(w, r, t ? t : refused) && proxy) {
+    if (mailed_to >= 0) w->rt->net()->mail_sent(mailed_to);
+    else w->rt->net()->wake();
+  }
   return false;
 }
 

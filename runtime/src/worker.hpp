@@ -125,6 +125,12 @@ struct worker_impl : worker {
   // Atomic: a worker may read it through a stale pointer to a proxy that
   // the message thread is reusing (it is >= 0 either way).
   std::atomic<int> remote_rank{-1};
+  // A proxy that answers a request the thief posted through shared memory
+  // (a standing proxy, net/shared_requests.hpp): the slot it stands in, and
+  // a piece for it may go straight to the thief's mailbox
+  // (network::mail_piece); -1 otherwise. Written by the message thread
+  // before the proxy is published.
+  int post_slot = -1;
   // The depth in the task tree of this worker's oldest spawn point with work
   // that can travel to another process, as of its last hand-over (or the
   // start of its outermost piece): the shallower, the larger the piece it

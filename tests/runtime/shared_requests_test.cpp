@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <string>
 #include <vector>
 
 #include "net/shared_requests.hpp"
@@ -39,7 +40,7 @@ struct machine {
     thief.attach_for_testing(1, objects, workers);
     proxy->remote_rank.store(1);
     proxy2->remote_rank.store(1);
-    victim.stand(1, proxy.get());
+    victim.stand(1, 0, proxy.get());
   }
   ~machine() {
     victim.close();
@@ -55,7 +56,7 @@ struct machine {
   };
   adopted adopt() {
     adopted a;
-    victim.adopt([&](int t, std::uint64_t seq, int v) {
+    victim.adopt([&](int t, int, std::uint64_t seq, int v) {
       a = {t, seq, v, a.calls + 1};
     });
     return a;
@@ -93,7 +94,7 @@ TEST(SharedRequests, APostReachesABusyWorkerAndIsAdopted) {
   // Adopted once: the slot is free, and nothing more is adopted.
   EXPECT_EQ(m.adopt().calls, 0);
   // The next request lands on the next standing proxy.
-  m.victim.stand(1, m.proxy2.get());
+  m.victim.stand(1, 0, m.proxy2.get());
   m.w[0]->busy.store(true);
   ASSERT_TRUE(m.thief.post(0, 5, 43, false, 0));
   EXPECT_EQ(m.w[0]->requester.load(), m.proxy2.get());
@@ -132,7 +133,7 @@ TEST(SharedRequests, NothingIsPostedWithoutAStandingProxy) {
   m.w[0]->busy.store(true);
   ASSERT_TRUE(m.thief.post(0, 5, 1, false, 0));
   m.adopt();  // the proxy is taken; no new one stands
-  m.victim.stand(1, nullptr);
+  m.victim.stand(1, 0, nullptr);
   m.w[0]->requester.store(nullptr);
   EXPECT_FALSE(m.thief.post(0, 5, 2, false, 0));
 }
@@ -148,7 +149,7 @@ TEST(SharedRequests, LargestChoosesTheShallowestOffer) {
   EXPECT_EQ(m.w[1]->requester.load(), m.proxy.get());
   EXPECT_EQ(m.adopt().victim, 1);
   // Without it: the first busy worker from the start given.
-  m.victim.stand(1, m.proxy2.get());
+  m.victim.stand(1, 0, m.proxy2.get());
   m.w[1]->requester.store(nullptr);
   ASSERT_TRUE(m.thief.post(0, 5, 2, false, 0));
   EXPECT_EQ(m.w[0]->requester.load(), m.proxy2.get());
@@ -163,10 +164,79 @@ TEST(SharedRequests, ARootCallEndsOnlyWhenNoRequestIsPosted) {
   EXPECT_EQ(m.adopt().calls, 1);
   EXPECT_TRUE(m.victim.quiet());
   // quiet() stopped accepting: a request after it goes by MPI.
-  m.victim.stand(1, m.proxy2.get());
+  m.victim.stand(1, 0, m.proxy2.get());
   m.w[0]->requester.store(nullptr);
   EXPECT_FALSE(m.thief.post(0, 5, 2, false, 0));
   EXPECT_TRUE(m.victim.quiet());
+}
+
+// A piece answering a posted request goes back through the thief's mailbox:
+// written (not visible), published, claimed by one taker only, then taken
+// or emptied; one piece at a time.
+TEST(SharedRequests, TheMailboxHoldsOnePieceAndOneTakerGetsIt) {
+  machine m;
+  m.victim.set_accepting(5);
+  m.w[0]->busy.store(true);
+  ASSERT_TRUE(m.thief.post(0, 5, 42, false, 0));
+  EXPECT_EQ(m.victim.posted_seq(1, 0), 42u);  // what the victim's worker answers
+  int from = -1;
+  std::string got;
+  EXPECT_EQ(m.thief.mail_state(), shared_requests::mail_is_empty);
+  ASSERT_TRUE(m.victim.write_mail(1, "piece one"));
+  // Written, not yet published: nothing to take.
+  EXPECT_EQ(m.thief.mail_state(), shared_requests::mail_is_empty);
+  EXPECT_FALSE(m.thief.claim_mail(from, got));
+  m.victim.publish_mail(1);
+  EXPECT_EQ(m.thief.mail_state(), shared_requests::mail_is_full);
+  // Full: a second piece is refused (it would go by MPI).
+  EXPECT_FALSE(m.victim.write_mail(1, "piece two"));
+  ASSERT_TRUE(m.thief.claim_mail(from, got));
+  EXPECT_EQ(from, 0);
+  EXPECT_EQ(got, "piece one");
+  EXPECT_EQ(m.thief.mail_state(), shared_requests::mail_is_taking);
+  std::string again;
+  EXPECT_FALSE(m.thief.claim_mail(from, again));  // one taker only
+  m.thief.mail_taken();
+  EXPECT_EQ(m.thief.mail_state(), shared_requests::mail_is_taken);
+  EXPECT_FALSE(m.victim.write_mail(1, "piece two"));  // not recorded yet
+  m.thief.mail_empty();
+  EXPECT_TRUE(m.victim.write_mail(1, "piece two"));
+}
+
+TEST(SharedRequests, APieceLargerThanTheMailboxIsNotWritten) {
+  machine m;
+  std::string big(shared_requests::mailbox_capacity + 1, 'x');
+  EXPECT_FALSE(m.victim.write_mail(1, big));
+  big.pop_back();
+  EXPECT_TRUE(m.victim.write_mail(1, big));
+  m.victim.publish_mail(1);
+  int from = -1;
+  std::string got;
+  ASSERT_TRUE(m.thief.claim_mail(from, got));
+  EXPECT_EQ(got.size(), shared_requests::mailbox_capacity);
+}
+
+// A thief may post again into another slot before the victim's message
+// thread has adopted its last request (the piece went back through the
+// mailbox, and that thread was not woken).
+TEST(SharedRequests, AThiefPostsIntoTheNextFreeSlot) {
+  machine m;
+  m.victim.set_accepting(5);
+  m.w[0]->busy.store(true);
+  m.w[1]->busy.store(true);
+  m.victim.stand(1, 1, m.proxy2.get());
+  ASSERT_TRUE(m.thief.post(0, 5, 1, false, 0));
+  EXPECT_EQ(m.w[0]->requester.load(), m.proxy.get());
+  ASSERT_TRUE(m.thief.post(0, 5, 2, false, 1));  // slot 0 still posted: slot 1
+  EXPECT_EQ(m.w[1]->requester.load(), m.proxy2.get());
+  EXPECT_EQ(m.victim.posted_seq(1, 0), 1u);
+  EXPECT_EQ(m.victim.posted_seq(1, 1), 2u);
+  // No third standing proxy: a third post goes by MPI.
+  m.w[0]->requester.store(nullptr);
+  EXPECT_FALSE(m.thief.post(0, 5, 3, false, 0));
+  int adopted = 0;
+  m.victim.adopt([&](int, int, std::uint64_t, int) { ++adopted; });
+  EXPECT_EQ(adopted, 2);
 }
 
 }  // namespace

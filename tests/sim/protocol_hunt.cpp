@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
     count = 1;
   }
   auto start = std::chrono::steady_clock::now();
-  std::uint64_t steps = 0, remote = 0, batches = 0, stops = 0, cancels = 0, taken = 0;
+  std::uint64_t steps = 0, remote = 0, batches = 0, stops = 0, cancels = 0, taken = 0, mailed = 0;
   for (std::uint64_t s = from; s < from + count; ++s) {
     tascell::sim::config c = layout(s, depth);
     c.root_calls = root_calls;
@@ -58,6 +58,7 @@ int main(int argc, char** argv) {
     tascell::sim::outcome o = tascell::sim::run(c);
     steps += o.steps;
     remote += o.remote_pieces;
+    mailed += o.mailed;
     batches += o.batches;
     stops += o.remote_stops;
     cancels += o.remote_cancels;
@@ -86,14 +87,20 @@ int main(int argc, char** argv) {
     }
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("%llu seeds passed (%llu to %llu): %llu steps, %llu batches, %llu pieces ran in another process, "
+  std::printf("%llu seeds passed (%llu to %llu): %llu steps, %llu batches, %llu pieces ran in another process "
+              "(%llu sent through the thief's mailbox), "
               "%llu of them stopped there, %llu cancellations sent up (%llu cancelled a @dowork there); %.1f s\n",
               static_cast<unsigned long long>(count), static_cast<unsigned long long>(from),
               static_cast<unsigned long long>(from + count - 1), static_cast<unsigned long long>(steps),
               static_cast<unsigned long long>(batches), static_cast<unsigned long long>(remote),
+              static_cast<unsigned long long>(mailed),
               static_cast<unsigned long long>(stops), static_cast<unsigned long long>(cancels), static_cast<unsigned long long>(taken), secs);
   if (remote == 0) {
     std::printf("FAILED: no piece ever ran in another process\n");
+    return 1;
+  }
+  if (count >= 2000 && mailed == 0) {
+    std::printf("FAILED: no piece ever went through a thief's mailbox (requests through shared memory)\n");
     return 1;
   }
   if (count >= 2000 && (cancels == 0 || taken == 0)) {

@@ -381,7 +381,13 @@ void serve(sim_worker& s) {
   if (!r) return;
   bool proxy = r->remote_rank.load(std::memory_order_acquire) >= 0;
   tree_task* t = unwinding ? nullptr : give(s, r);  // a piece about to be unwound gives nothing away
-  if (detail::release_request(w, r, t ? static_cast<task*>(t) : detail::refused) && proxy) s.p->net->wake();
+  // As serve.cpp's answer_request: a piece for a posted request goes to the
+  // thief's mailbox.
+  int mailed_to = t && proxy ? s.p->net->mail_piece(r, t) : -1;
+  if (detail::release_request(w, r, t ? static_cast<task*>(t) : detail::refused) && proxy) {
+    if (mailed_to >= 0) s.p->net->mail_sent(mailed_to);
+    else s.p->net->wake();
+  }
 }
 
 void end_piece(sim_worker& s, tree_task* t, std::uint64_t result, std::exception_ptr error, bool completed) {
@@ -723,6 +729,8 @@ outcome run(const config& c) {
   out.remote_stops = wd.remote_stops;
   out.remote_cancels = wd.remote_cancels;
   out.remote_cancels_taken = wd.remote_cancels_taken;
+  for (auto& p : wd.ps)
+    if (p->net) out.mailed += static_cast<std::uint64_t>(p->net->pieces_mailed());
   destroy(wd);
   return out;
 }

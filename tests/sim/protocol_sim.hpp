@@ -57,6 +57,7 @@ struct outcome {
   std::string failure;       // what went wrong, when !ok
   std::uint64_t steps = 0;
   std::uint64_t remote_pieces = 0;  // pieces that ran in a process other than their giver's
+  std::uint64_t mailed = 0;         // ... of which went through the thief's mailbox (shared memory)
   std::uint64_t batches = 0;
   std::uint64_t remote_stops = 0;   // pieces stopped (STOP) in a process other than their giver's
   std::uint64_t remote_cancels = 0;  // cancellations sent up to another process (CANCEL_UP)

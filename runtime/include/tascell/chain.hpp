@@ -113,6 +113,10 @@ struct alignas(64) task {
   std::uint64_t serial = 0;              // unique per process, for traces
   bool completed = false;                // every index in [lo, hi) finished
   bool merged = false;                   // victim: accounted for at the join (owner-only)
+  // Victim: given to a thief of another process on this machine straight
+  // through its mailbox in shared memory (net/shared_requests.hpp), not by
+  // the message thread. Written before the piece is handed to the proxy.
+  bool mailed = false;
   // A piece that came from another process: the victim's rank and its
   // handle for the piece there; -1 for a piece of this process.
   std::int32_t from_rank = -1;

@@ -47,6 +47,10 @@ struct run_stats {
   // ... of which an idle worker posted itself, without waiting for its
   // message thread to wake (the others were posted by the message thread).
   std::int64_t worker_requests = 0;
+  // Pieces this process gave to thieves on the same machine straight
+  // through their mailboxes in shared memory (the others went as MPI
+  // messages).
+  std::int64_t mailed_pieces = 0;
   // Steals from other processes: request sent -> work taken by a worker.
   std::vector<std::int64_t> remote_steal_ns;
   worker_stats total() const;

@@ -47,7 +47,13 @@ void network::describe_all() {
     << (root_done_here_ ? ", its end announced" : "") << "; "
     << (asking_seq_ ? "request " + std::to_string(asking_seq_) + " for work out to rank " + std::to_string(asking_rank_)
                     : std::string("no request for work out"))
-    << "; inbox " << (inbox_.load(std::memory_order_acquire) ? "holds a piece" : "empty") << ".\n";
+    << "; inbox " << (inbox_.load(std::memory_order_acquire) ? "holds a piece" : "empty");
+  if (shared_.active()) {
+    static const char* const mailbox[] = {"empty", "holds a piece", "being taken by a worker",
+                                          "taken by a worker, not yet recorded"};
+    m << "; mailbox " << mailbox[shared_.mail_state() & 3];
+  }
+  m << ".\n";
   for (const auto& [handle, p] : given_)
     m << head << rank_ << ": piece " << handle << " out to rank " << p->from
       << (p->back_seq ? ", a steal-back of it out as request " + std::to_string(p->back_seq) : std::string())
@@ -97,7 +103,9 @@ void network::describe(const worker_impl* pw) const {
     m << "is spare: its piece came back";
   } else if (in(standing_)) {
     for (std::size_t r = 0; r < standing_.size(); ++r)
-      if (standing_[r] && standing_[r]->w == pw) m << "stands for the thieves of rank " << r << " on this machine";
+      if (standing_[r] && standing_[r]->w == pw)
+        m << "stands for the thieves of rank " << r / shared_requests::slots_per_thief << " on this machine (slot "
+          << r % shared_requests::slots_per_thief << ")";
   } else {
     m << "is in none of its lists";
   }

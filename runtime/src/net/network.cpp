@@ -91,8 +91,7 @@ network::network(host& h, const settings& cfg, transport& link, int rank, int si
 
 void network::share_requests_for_testing(const std::vector<char*>& objects) {
   shared_.attach_for_testing(rank_, objects, host_.workers());
-  standing_.assign(static_cast<std::size_t>(size_), nullptr);
-  for (int r : shared_.thieves()) stand(r);
+  stand_all();
 }
 
 network::~network() {
@@ -166,8 +165,7 @@ void network::init_mpi() {
       bool wanted = cfg_.node_requests == request_path::shared && cfg_.loop == message_loop::adaptive;
       std::string why;
       if (shared_.open(node, wanted, rank_, size_, cfg_.workers, why)) {
-        standing_.assign(static_cast<std::size_t>(size_), nullptr);
-        for (int r : shared_.thieves()) stand(r);
+        stand_all();
       } else if (cfg_.stats && wanted) {
         std::fprintf(stderr, "tascell: rank %d: requests from this machine go by MPI: %s\n", rank_, why.c_str());
       }
@@ -519,7 +517,11 @@ void network::pause() {
   // let the workers run (and a loop of 3 us sleeps instead took 95% of its
   // core in this VM, starving a worker that had work to start), so the
   // thread leaves it for the spin and takes it again before it sleeps.
-  if (asking_seq_ != 0 && all_hungry()) {
+  // Not for a request posted through shared memory: a piece answering it
+  // comes through the mailbox, which the idle workers watch and take
+  // themselves, and a refusal comes by MPI from this machine, which rings.
+  // Spinning, this thread would share a core with those workers.
+  if (asking_seq_ != 0 && !posted_ && all_hungry()) {
     if (realtime_ && !demoted_) set_realtime(false);
     sched_yield();
     return;
@@ -624,7 +626,8 @@ void network::isend(int to, std::string buf) {
 bool network::reap_sends() { return link_->reap(); }
 
 bool network::receive_all() {
-  bool any = false;
+  bool any = take_mail();
+  if (filled_inbox_) return any;
   std::string buf;
   // Open MPI's MPI_Iprobe looks at the messages it has already taken in
   // and, only when none matches, makes progress (takes in what has
@@ -646,20 +649,10 @@ bool network::receive_all() {
   }
 }
 
-void network::handle_batch(int from, const std::string& buf) {
+template <class F>
+void network::guarded(int from, F&& f) {
   try {
-    reader r(buf);
-    if (r.get<std::uint32_t>("the batch header") != batch_magic)
-      throw malformed_message("not a tascell message (bad magic number)");
-    std::int32_t load = r.get<std::int32_t>("the sender's load");
-    loads_[static_cast<std::size_t>(from)] = load;
-    // From another machine: more may follow, and only polling finds it.
-    if (bell_.rings_for(from)) ++received_rung_;
-    else quiet_ = 0;
-    std::int64_t n = 0;
-    for (; !r.done(); ++n) handle(from, r);
-    if (tracing_) [[unlikely]]
-      note(trace_type::recv, 0, from, n, static_cast<std::int64_t>(buf.size()));
+    f();
   } catch (const malformed_message& e) {
     fatal("malformed message from rank " + std::to_string(from) + ": " + e.what());
   } catch (const cereal::Exception& e) {
@@ -672,6 +665,60 @@ void network::handle_batch(int from, const std::string& buf) {
   }
 }
 
+bool network::take_mail(bool now_or_never) {
+  bool any = collect_taken();
+  // Idle workers watch the mailbox and take a piece themselves (take_mailed);
+  // taken here, it would wait in the inbox until this thread, which may
+  // share their core, has ended its turn. So this thread takes it only when
+  // no worker has for a while (they may all be busy with their own pieces
+  // after a steal-back, or asleep).
+  if (shared_.mail_state() != shared_requests::mail_is_full) {
+    mail_seen_ = false;
+    return any;
+  }
+  if (!mail_seen_) {
+    mail_seen_ = true;
+    mail_seen_at_ = now();
+  }
+  if (!now_or_never && now() - mail_seen_at_ < std::chrono::microseconds(50) && all_hungry()) return any;
+  mail_seen_ = false;
+  int from = -1;
+  std::string buf;
+  bool claimed = false;
+  guarded(from, [&] { claimed = shared_.claim_mail(from, buf); });
+  if (!claimed) return any;
+  shared_.mail_empty();
+  log_.note(protocol_log::step::mail_in, 0, 0, from);
+  guarded(from, [&] {
+    if (from < 0 || from >= size_ || from == rank_)
+      throw malformed_message("a piece in the mailbox from rank " + std::to_string(from));
+    reader r(buf);
+    on_work(from, r);
+    if (!r.done()) throw malformed_message("bytes after the piece in the mailbox");
+  });
+  return true;
+}
+
+void network::handle_batch(int from, const std::string& buf) {
+  // A piece in the mailbox was given before anything this batch may say
+  // about it (a STOP, a steal-back): take it first.
+  take_mail(true);
+  guarded(from, [&] {
+    reader r(buf);
+    if (r.get<std::uint32_t>("the batch header") != batch_magic)
+      throw malformed_message("not a tascell message (bad magic number)");
+    std::int32_t load = r.get<std::int32_t>("the sender's load");
+    loads_[static_cast<std::size_t>(from)] = load;
+    // From another machine: more may follow, and only polling finds it.
+    if (bell_.rings_for(from)) ++received_rung_;
+    else quiet_ = 0;
+    std::int64_t n = 0;
+    for (; !r.done(); ++n) handle(from, r);
+    if (tracing_) [[unlikely]]
+      note(trace_type::recv, 0, from, n, static_cast<std::int64_t>(buf.size()));
+  });
+}
+
 bool network::take_events() {
   std::vector<event> evs;
   {
@@ -679,6 +726,9 @@ bool network::take_events() {
     if (events_.empty()) return false;
     evs.swap(events_);
   }
+  // A piece a worker took from the mailbox is recorded before any event of
+  // it (its end) is handled.
+  collect_taken();
   for (event& e : evs) {
     switch (e.kind) {
       case event::finished: send_result(e.t); break;

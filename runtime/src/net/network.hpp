@@ -103,6 +103,15 @@ class network {
   void board_published(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string value);
   // Wakes the message thread if it sleeps (a proxy's request was answered).
   void wake();
+  // A worker of this process has given t for the proxy `proxy_worker`, not
+  // yet handed it over: when the proxy answers a request that a thief on
+  // this machine posted through shared memory, writes t into that thief's
+  // mailbox (shared_requests.hpp), marks it `mailed` and returns the
+  // thief's rank; then, once t is handed to the proxy, the worker calls
+  // mail_sent(rank), which lets the thief see it. -1 when t must go by MPI
+  // (the message thread sends it, as before).
+  int mail_piece(worker_impl* proxy_worker, task* t);
+  void mail_sent(int thief);
   // A request of this process for work is out: idle workers should stay
   // awake for the answer.
   // (Until a worker has taken the answer: a worker that naps then would
@@ -136,7 +145,9 @@ class network {
   // (docs/decisions.md, "Hungry workers post the request themselves").
   // True when this worker posted (or tried to, and the message thread sends
   // the request by MPI instead).
-  bool post_request();
+  // through_shared_memory: set to whether it went to the victim's workers
+  // directly (else the message thread sends it by MPI).
+  bool post_request(bool* through_shared_memory = nullptr);
 
   // Figures since the start (the runtime takes differences per root call).
   std::int64_t bytes_sent() const { return bytes_sent_.load(std::memory_order_relaxed); }
@@ -146,6 +157,8 @@ class network {
   std::int64_t requests_posted() const { return posts_.load(std::memory_order_relaxed); }
   // ... of which an idle worker posted itself (post_request).
   std::int64_t requests_posted_by_workers() const { return worker_posts_.load(std::memory_order_relaxed); }
+  // Pieces this process gave through a thief's mailbox (mail_piece).
+  std::int64_t pieces_mailed() const { return mailed_.load(std::memory_order_relaxed); }
   std::vector<std::int64_t> take_steal_latencies();
 
   // TASCELL_STATS with several processes: every process sends the figures
@@ -245,6 +258,27 @@ class network {
   void on_incumbent(int from, reader& r);
   void on_board(int from, reader& r);
   void on_stats(int from, reader& r);
+  // The piece in this process's mailbox, if any, as a WORK from its sender
+  // (after recording one a worker took: collect_taken).
+  // now_or_never: also when idle workers could take it soon.
+  bool take_mail(bool now_or_never = false);
+  // A worker took the piece in the mailbox and runs it (take_mailed): record
+  // it as on_work would. True when there was one.
+  bool collect_taken();
+  // Worker side: the piece in the mailbox, or nullptr.
+  task* take_mailed(worker_impl* w);
+  // A WORK message's piece, made (no state of the message thread touched).
+  task* unpack_work(int from, reader& r, std::uint64_t& seq);
+  // The request out was answered with work.
+  void answered();
+  // A message about piece `handle` given to `from` came, and given_ does
+  // not have it: it may have gone through the mailbox, its proxy not looked
+  // at yet (collect_mailed). The proxy, or nullptr.
+  proxy* given_proxy(int from, std::uint64_t handle);
+  void collect_mailed();
+  // Runs f, turning a malformed message from `from` into a fatal error.
+  template <class F>
+  void guarded(int from, F&& f);
 
   // Stealing.
   bool ask_local(proxy& p);  // posts p's request to a local worker
@@ -281,7 +315,8 @@ class network {
   // Requests that thieves on this machine posted through shared memory
   // become proxies in use; each such thief gets a new standing proxy.
   void adopt_posted();
-  void stand(int thief);
+  void stand(int thief, int k);  // in slot k (shared_requests::slots_per_thief)
+  void stand_all();
   void free_proxy(proxy* p);
   int load_here() const;
   bool all_hungry() const;
@@ -424,6 +459,20 @@ class network {
   std::atomic<std::int64_t> wakeups_{0};  // sleeps of the message thread (pause)
   std::atomic<std::int64_t> posts_{0};    // requests posted through shared memory
   std::atomic<std::int64_t> worker_posts_{0};  // ... by a worker (post_request)
+  std::atomic<std::int64_t> mailed_{0};  // pieces given through a mailbox (mail_piece)
+  // The piece a worker took from the mailbox (take_mailed), for
+  // collect_taken: written before the mailbox says `taken`.
+  task* mail_task_ = nullptr;
+  std::uint64_t mail_seq_ = 0;
+  std::chrono::steady_clock::time_point mail_taken_at_;
+  // A piece's outputs wait for the answer to the request posted when it
+  // ended (piece_finished); whoever takes that answer rings.
+  std::atomic<bool> ring_owed_{false};
+  std::atomic<std::int64_t> owed_since_ns_{0};  // now() then, in ns
+  static constexpr std::int64_t owed_ring_after_ns = 50'000;
+  std::atomic<bool> mail_bad_{false};
+  bool mail_seen_ = false;  // take_mail saw the mailbox full at mail_seen_at_
+  std::chrono::steady_clock::time_point mail_seen_at_;  // a worker could not read it: the message thread takes it
   std::vector<std::int64_t> out_count_;  // messages in out_[to]
 
   // TASCELL_STATS: figures from the other processes, by root call (rank 0).

@@ -21,6 +21,9 @@ void protocol_log::print(std::ostream& o, const char* head) const {
       case step::refuse: o << "REFUSE of request " << e.a << " from rank " << e.peer; break;
       case step::inbox: o << "inbox <- piece " << e.b << " of rank " << e.peer << " (request " << e.a << ")"; break;
       case step::take: o << "a worker takes piece " << e.b << " of rank " << e.peer << " from the inbox"; break;
+      case step::mail_in: o << "a piece of rank " << e.peer << " in the mailbox"; break;
+      case step::take_mail: o << "a worker takes piece " << e.b << " of rank " << e.peer << " from the mailbox (request " << e.a << ")"; break;
+      case step::mailed: o << "piece " << e.b << " went to rank " << e.peer << "'s mailbox (request " << e.a << ")"; break;
       case step::root_begin: o << "root call " << e.a << " begins"; break;
       case step::root_end: o << "root call " << e.a << " ends here"; break;
     }

@@ -26,6 +26,9 @@ class protocol_log {
     refuse,      // REFUSE of request a from peer
     inbox,       // piece b of peer put in the inbox (answering a)
     take,        // a worker took piece b of peer from the inbox
+    mail_in,     // the message thread found a piece of peer in its mailbox
+    take_mail,   // a worker took piece b of peer (answering a) from the mailbox
+    mailed,      // a worker gave piece b for request a of peer through peer's mailbox
     root_begin,  // root call a begins here
     root_end,    // this process has left root call a
   };

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "../worker.hpp"
+#include "frame.hpp"
 #include "giver.hpp"
 
 namespace tascell::detail::net {
@@ -29,7 +30,7 @@ std::size_t shared_requests::page_bytes() { return static_cast<std::size_t>(sysc
 
 std::size_t shared_requests::control_size(int local_size) {
   std::size_t page = page_bytes();
-  std::size_t control = sizeof(header) + static_cast<std::size_t>(local_size) * sizeof(slot);
+  std::size_t control = mailbox_offset(local_size) + sizeof(mailbox);
   return (control + page - 1) / page * page;
 }
 
@@ -47,6 +48,8 @@ void shared_requests::attach_for_testing(int rank, const std::vector<char*>& obj
   control_bytes_ = control_size(n);
   own_bytes_ = object_bytes(n, workers);
   local_rank_ = rank;
+  local_size_ = n;
+  world_rank_ = rank;
   own_ = objects[static_cast<std::size_t>(rank)];
   head(view{own_, own_bytes_})->workers = workers;
   of_rank_.assign(objects.size(), view{});
@@ -72,6 +75,8 @@ bool shared_requests::open(MPI_Comm node, bool wanted, int world_rank, int world
   int local_size = 0;
   MPI_Comm_rank(node, &local_rank_);
   MPI_Comm_size(node, &local_size);
+  local_size_ = local_size;
+  world_rank_ = world_rank;
   page_ = page_bytes();
   control_bytes_ = control_size(local_size);
   own_bytes_ = object_bytes(local_size, workers);
@@ -170,9 +175,20 @@ bool shared_requests::post(int world_rank, std::uint64_t root, std::uint64_t seq
                            std::uint64_t start) {
   if (!reaches(world_rank)) return false;
   const view& v = of_rank_[static_cast<std::size_t>(world_rank)];
-  slot* s = slot_of(v, local_rank_);
-  std::uint32_t expected = free_slot;
-  if (!s->state.compare_exchange_strong(expected, claiming, std::memory_order_seq_cst)) return false;
+  // The first free slot with a standing proxy.
+  slot* s = nullptr;
+  worker_impl* proxy = nullptr;
+  for (int k = 0; k < slots_per_thief && !s; ++k) {
+    slot* c = slot_of(v, local_rank_, k);
+    std::uint32_t expected = free_slot;
+    if (c->state.load(std::memory_order_relaxed) != free_slot ||
+        !c->state.compare_exchange_strong(expected, claiming, std::memory_order_seq_cst))
+      continue;
+    proxy = reinterpret_cast<worker_impl*>(c->proxy.load(std::memory_order_acquire));
+    if (proxy) s = c;
+    else c->state.store(free_slot, std::memory_order_release);
+  }
+  if (!s) return false;
   auto back_out = [&] {
     s->state.store(free_slot, std::memory_order_release);
     return false;
@@ -180,9 +196,8 @@ bool shared_requests::post(int world_rank, std::uint64_t root, std::uint64_t seq
   // After the claim (seq_cst): the victim stops accepting before it looks
   // at the slots for the last time.
   if (root == 0 || head(v)->accepting.load(std::memory_order_seq_cst) != root) return back_out();
-  auto* proxy = reinterpret_cast<worker_impl*>(s->proxy.load(std::memory_order_acquire));
   int n = head(v)->workers;
-  if (!proxy || n < 1 || control_bytes_ + static_cast<std::size_t>(n) * page_ > v.bytes) return back_out();
+  if (n < 1 || control_bytes_ + static_cast<std::size_t>(n) * page_ > v.bytes) return back_out();
   // The victim's workers, through their shared first pages: only the words
   // that other processes may touch (busy, offer_depth, requester, attention).
   int best_index = choose_giver(
@@ -209,10 +224,62 @@ void shared_requests::set_accepting(std::uint64_t root) {
   head(view{own_, own_bytes_})->accepting.store(root, std::memory_order_seq_cst);
 }
 
-void shared_requests::stand(int world_rank, worker_impl* proxy) {
+void shared_requests::stand(int world_rank, int k, worker_impl* proxy) {
   view me{own_, own_bytes_};
-  slot_of(me, local_of_[static_cast<std::size_t>(world_rank)])
+  slot_of(me, local_of_[static_cast<std::size_t>(world_rank)], k)
       ->proxy.store(reinterpret_cast<std::uint64_t>(proxy), std::memory_order_release);
+}
+
+std::uint64_t shared_requests::posted_seq(int world_rank, int k) const {
+  return slot_of(view{own_, own_bytes_}, local_of_[static_cast<std::size_t>(world_rank)], k)->seq;
+}
+
+bool shared_requests::write_mail(int world_rank, std::string_view bytes) {
+  if (!reaches(world_rank) || bytes.size() > mailbox_capacity) return false;
+  mailbox* m = mailbox_of(of_rank_[static_cast<std::size_t>(world_rank)]);
+  // Empty: the thief took the answer to its last request before it posted
+  // this one, and only the answer to this one is written here.
+  if (m->state.load(std::memory_order_acquire) != mail_is_empty) return false;
+  m->from = world_rank_;
+  m->bytes = bytes.size();
+  std::memcpy(m->data, bytes.data(), bytes.size());
+  return true;
+}
+
+void shared_requests::publish_mail(int world_rank) {
+  mailbox_of(of_rank_[static_cast<std::size_t>(world_rank)])->state.store(mail_is_full, std::memory_order_release);
+}
+
+bool shared_requests::claim_mail(int& from, std::string& bytes) {
+  if (!own_) return false;
+  mailbox* m = mailbox_of(view{own_, own_bytes_});
+  std::uint32_t full = mail_is_full;
+  if (m->state.load(std::memory_order_relaxed) != full ||
+      !m->state.compare_exchange_strong(full, mail_is_taking, std::memory_order_acquire, std::memory_order_relaxed))
+    return false;
+  from = m->from;
+  if (m->bytes > mailbox_capacity) {
+    m->state.store(mail_is_full, std::memory_order_release);
+    throw malformed_message("a mailbox that says it holds " + std::to_string(m->bytes) + " bytes");
+  }
+  bytes.assign(m->data, m->bytes);
+  return true;
+}
+
+void shared_requests::mail_taken() {
+  mailbox_of(view{own_, own_bytes_})->state.store(mail_is_taken, std::memory_order_release);
+}
+
+void shared_requests::mail_empty() {
+  mailbox_of(view{own_, own_bytes_})->state.store(mail_is_empty, std::memory_order_release);
+}
+
+void shared_requests::mail_full_again() {
+  mailbox_of(view{own_, own_bytes_})->state.store(mail_is_full, std::memory_order_release);
+}
+
+std::uint32_t shared_requests::mail_state() const {
+  return own_ ? mailbox_of(view{own_, own_bytes_})->state.load(std::memory_order_acquire) : mail_is_empty;
 }
 
 bool shared_requests::quiet() {
@@ -220,8 +287,9 @@ bool shared_requests::quiet() {
   set_accepting(0);
   view me{own_, own_bytes_};
   for (int r : thieves_)
-    if (slot_of(me, local_of_[static_cast<std::size_t>(r)])->state.load(std::memory_order_seq_cst) != free_slot)
-      return false;
+    for (int k = 0; k < slots_per_thief; ++k)
+      if (slot_of(me, local_of_[static_cast<std::size_t>(r)], k)->state.load(std::memory_order_seq_cst) != free_slot)
+        return false;
   return true;
 }
 

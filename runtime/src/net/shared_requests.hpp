@@ -37,6 +37,24 @@
 //   T rings V's doorbell when no answer has come within ring_after: the
 //      worker may be napping at a join, or V's message thread may have to
 //      adopt the slot to withdraw it at the end of a root call.
+//
+// The answer, when it is a piece, comes back the same way: V's worker
+// writes it (the bytes of a WORK message) into T's mailbox, a buffer in T's
+// control area, and T's message thread, which looks at its mailbox on every
+// turn (and spins while its request is out and its workers are idle),
+// takes it from there as if it had come by MPI. Neither V's message thread
+// nor MPI is on the way; V's message thread learns of the piece at its next
+// turn (the proxy's reply, marked `mailed`), or sooner when a message about
+// the piece comes back. One mailbox per thief is enough: a process has one
+// request for work out at a time, and asks again only after it has taken
+// the answer. Refusals, and pieces that do not fit, travel by MPI.
+//   V's worker, having given piece p for the request of T:
+//      mailbox.state is empty (else: by MPI) -> writes the bytes ->
+//      p.mailed = true -> hands p to the proxy (reply) -> state = full.
+//   T's message thread: state full -> copies the bytes -> state = empty ->
+//      handles them as a WORK from V. Before it handles any batch, it takes
+//      the mailbox first: a later message about the piece (a STOP, a
+//      steal-back) must find it.
 #pragma once
 
 #include <mpi.h>
@@ -45,6 +63,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tascell::detail {
@@ -58,6 +77,12 @@ class shared_requests {
   // A thief that has posted a request rings the victim's doorbell when no
   // answer has come after this long.
   static constexpr std::chrono::microseconds ring_after{200};
+  // Slots (and standing proxies) per thief: a thief posts into a free one.
+  // The victim's message thread frees a slot when it adopts the request
+  // (at its next turn); with the piece going back through the mailbox that
+  // may be after the thief wants to ask again, and with one slot that
+  // request would go by MPI.
+  static constexpr int slots_per_thief = 4;
 
   // Collective over `node` (the processes of the run on this machine), from
   // the message thread, before the workers are made; every process calls
@@ -98,15 +123,46 @@ class shared_requests {
   // --- the victim's message thread ---
   // The root call this process takes requests for (0: none).
   void set_accepting(std::uint64_t root);
-  // Publishes the standing proxy for the thief `world_rank`.
-  void stand(int world_rank, worker_impl* proxy);
-  // Calls f(thief, seq, victim index) for each posted request, then frees its
-  // slot; f must stand a new proxy for that thief (the old one is taken).
+  // Publishes the standing proxy for slot k of the thief `world_rank`.
+  void stand(int world_rank, int k, worker_impl* proxy);
+  // Calls f(thief, k, seq, victim index) for each request posted in slot k
+  // of a thief, then frees the slot; f must stand a new proxy there (the old
+  // one is taken).
   // Returns whether a slot is being claimed (look again soon).
   template <class F>
   bool adopt(F&& f);
   // Stops accepting; true when every slot is free (the root call may end).
   bool quiet();
+
+  // --- the mailbox: pieces answering posted requests ---
+  // The largest WORK message that fits.
+  static constexpr std::size_t mailbox_capacity = 16384 - 64;
+  // The request number of the request that thief `world_rank` posted here
+  // last in slot k (the one the proxy standing there answers).
+  std::uint64_t posted_seq(int world_rank, int k) const;
+  // A worker of this process, answering the request thief `world_rank`
+  // posted: writes `bytes` into its mailbox without publishing them; false
+  // (nothing written) when they do not fit or the mailbox is not empty.
+  bool write_mail(int world_rank, std::string_view bytes);
+  // ... then, once the piece is handed over, publishes them.
+  void publish_mail(int world_rank);
+  // The thief (its message thread, or an idle worker): the bytes in its own
+  // mailbox and their sender; the mailbox is then being taken (no other
+  // thread takes it) until mail_taken() or mail_empty(). False when it holds
+  // nothing to take.
+  bool claim_mail(int& from, std::string& bytes);
+  // An idle worker has taken the piece (claim_mail) and runs it; the message
+  // thread has not yet recorded it (then mail_empty()).
+  void mail_taken();
+  // The mailbox is empty again: its piece has been recorded by the message
+  // thread.
+  void mail_empty();
+  // A worker could not read the piece it claimed: the message thread takes
+  // it (and says what is wrong).
+  void mail_full_again();
+  // Where the mailbox is: empty, full, being taken, taken by a worker.
+  enum : std::uint32_t { mail_is_empty = 0, mail_is_full = 1, mail_is_taking = 2, mail_is_taken = 3 };
+  std::uint32_t mail_state() const;
   // The thieves on this machine (world ranks), for standing proxies.
   const std::vector<int>& thieves() const { return thieves_; }
 
@@ -127,14 +183,27 @@ class shared_requests {
     char pad[52];
   };
   static_assert(sizeof(header) == 64);
+  struct mailbox {
+    std::atomic<std::uint32_t> state;
+    std::int32_t from;   // world rank of the victim that wrote it
+    std::uint64_t bytes;
+    char pad[48];
+    char data[mailbox_capacity];
+  };
+  static_assert(sizeof(mailbox) == 16384);
   struct view {
     char* base = nullptr;  // the control area, then the worker pages
     std::size_t bytes = 0;
   };
   header* head(const view& v) const { return reinterpret_cast<header*>(v.base); }
-  slot* slot_of(const view& v, int local) const {
-    return reinterpret_cast<slot*>(v.base + sizeof(header)) + local;
+  slot* slot_of(const view& v, int local, int k) const {
+    return reinterpret_cast<slot*>(v.base + sizeof(header)) + local * slots_per_thief + k;
   }
+  // After the header and the slots, at a 64-byte boundary.
+  static std::size_t mailbox_offset(int local_size) {
+    return sizeof(header) + static_cast<std::size_t>(local_size) * slots_per_thief * sizeof(slot);
+  }
+  mailbox* mailbox_of(const view& v) const { return reinterpret_cast<mailbox*>(v.base + mailbox_offset(local_size_)); }
   worker_impl* worker_of(const view& v, int i) const {
     return reinterpret_cast<worker_impl*>(v.base + control_bytes_ + static_cast<std::size_t>(i) * page_);
   }
@@ -147,6 +216,8 @@ class shared_requests {
   std::size_t page_ = 4096;
   std::size_t control_bytes_ = 0;  // the same in every process: it depends on the local size only
   int local_rank_ = 0;
+  int local_size_ = 1;
+  int world_rank_ = 0;
   char* own_ = nullptr;
   std::size_t own_bytes_ = 0;
   std::vector<view> of_rank_;  // by world rank: another process's object here, or empty
@@ -163,14 +234,15 @@ bool shared_requests::adopt(F&& f) {
   if (!own_) return false;
   view me{own_, own_bytes_};
   bool claims = false;
-  for (int r : thieves_) {
-    slot* s = slot_of(me, local_of_[static_cast<std::size_t>(r)]);
-    std::uint32_t st = s->state.load(std::memory_order_acquire);
-    if (st == claiming) claims = true;
-    if (st != posted) continue;
-    f(r, s->seq, s->victim);
-    s->state.store(free_slot, std::memory_order_release);
-  }
+  for (int r : thieves_)
+    for (int k = 0; k < slots_per_thief; ++k) {
+      slot* s = slot_of(me, local_of_[static_cast<std::size_t>(r)], k);
+      std::uint32_t st = s->state.load(std::memory_order_acquire);
+      if (st == claiming) claims = true;
+      if (st != posted) continue;
+      f(r, k, s->seq, s->victim);
+      s->state.store(free_slot, std::memory_order_release);
+    }
   return claims;
 }
 

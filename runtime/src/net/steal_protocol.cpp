@@ -28,6 +28,9 @@ using clock = std::chrono::steady_clock;
 // --- worker side ---
 
 task* network::take_work(worker_impl* w, bool hungry) {
+  // A piece in this process's mailbox (shared_requests.hpp): taken here,
+  // without waiting for the message thread to wake and move it.
+  if (task* m = take_mailed(w)) return m;
   task* t = inbox_.load(std::memory_order_acquire);
   if (t && inbox_.compare_exchange_strong(t, nullptr, std::memory_order_acq_rel)) {
     t->thief.store(w, std::memory_order_seq_cst);
@@ -45,12 +48,18 @@ task* network::take_work(worker_impl* w, bool hungry) {
   if (hungry) {
     bool first = !w->hungry.exchange(true, std::memory_order_relaxed);
     bool posted = post_request();
-    if (first || posted) wake();
+    // The answer to a posted request is late (the victim may nap at a join):
+    // the message thread sends the outputs that waited for it, and rings
+    // the victim (pause()).
+    bool late = ring_owed_.load(std::memory_order_relaxed) &&
+                now().time_since_epoch().count() - owed_since_ns_.load(std::memory_order_relaxed) > owed_ring_after_ns &&
+                ring_owed_.exchange(false, std::memory_order_relaxed);
+    if (first || posted || late) wake();
   }
   return nullptr;
 }
 
-bool network::post_request() {
+bool network::post_request(bool* through_shared_memory) {
   // A request is armed also while a piece waits in the inbox
   // (keep_worker_post); out_of_work() keeps it until that piece has been
   // taken. (The piece was stored before the request was armed: seen here
@@ -69,19 +78,68 @@ bool network::post_request() {
   bool ok = shared_.post(armed_.rank, armed_.root, armed_.seq, armed_.largest, armed_.start);
   log_.note(protocol_log::step::claim, armed_.seq, ok);
   arm_.store(arm_word(seen, ok ? arm_posted : arm_failed), std::memory_order_release);
+  if (through_shared_memory) *through_shared_memory = ok;
   return true;
 }
 
 void network::piece_finished(task* t, worker_impl* w) {
   // Nothing under the piece: not the root task (rank 0 runs it at depth 0,
   // busy), no piece it was nested in, no fiber waiting.
+  bool posted = false;
   if (w->depth == 0 && !w->busy.load(std::memory_order_relaxed) && w->waiting == 0) {
     w->hungry.store(true, std::memory_order_relaxed);
-    post_request();
+    post_request(&posted);
   }
   std::lock_guard<std::mutex> g(ev_m_);
   events_.push_back({event::finished, t, 0, 0, {}});
-  bell_.ring_self();
+  // When the next request went to a process of this machine through shared
+  // memory, the outputs wait until its answer has come (take_mailed, or the
+  // answer by MPI, which rings): woken now, this process's message thread,
+  // and the victim's when the outputs reach it, would take the victim's
+  // core for their turns just when the victim should answer (a steal took
+  // 18 us instead of 6 on 2 x 1).
+  if (posted) {
+    owed_since_ns_.store(now().time_since_epoch().count(), std::memory_order_relaxed);
+    ring_owed_.store(true, std::memory_order_relaxed);
+  } else {
+    bell_.ring_self();
+  }
+}
+
+int network::mail_piece(worker_impl* proxy_worker, task* t) {
+  // Read before the piece is handed over (the message thread may reuse the
+  // proxy then); written by the message thread before it published the
+  // proxy (remote_rank last, with release).
+  int thief = proxy_worker->remote_rank.load(std::memory_order_acquire);
+  int k = proxy_worker->post_slot;
+  if (k < 0 || thief < 0 || !t->kind->wire) return -1;
+  std::ostringstream os;
+  try {
+    out_archive a(os);
+    t->kind->wire->pack(t, a);
+  } catch (const std::exception&) {
+    return -1;  // the message thread tries again and says why it cannot
+  }
+  std::string body;
+  writer w(body);
+  w.put(shared_.posted_seq(thief, k));
+  w.put(id_of(t->kind));
+  w.put(t->serial);  // the handle (send_work)
+  w.put(t->lo);
+  w.put(t->hi);
+  w.put(t->tree_depth);
+  w.bytes(os.str());
+  if (!shared_.write_mail(thief, body)) return -1;
+  t->mailed = true;
+  return thief;
+}
+
+void network::mail_sent(int thief) {
+  shared_.publish_mail(thief);
+  mailed_.fetch_add(1, std::memory_order_relaxed);
+  // The message thread is not woken: it records the piece at its next turn,
+  // or when a message about it comes (given_proxy); the thief's next
+  // request finds another slot free (slots_per_thief).
 }
 
 void network::piece_cancelled(task* t) {
@@ -226,9 +284,8 @@ bool network::ask_for_work() {
   return true;
 }
 
-void network::on_work(int from, reader& r) {
-  adopt_worker_post();  // the answer to a worker's post may come before its adoption
-  auto seq = r.get<std::uint64_t>("a request number");
+task* network::unpack_work(int from, reader& r, std::uint64_t& seq) {
+  seq = r.get<std::uint64_t>("a request number");
   auto kind_id = r.get<std::uint64_t>("a kind of work");
   auto handle = r.get<std::uint64_t>("a piece handle");
   auto lo = r.get<std::int64_t>("a range");
@@ -248,14 +305,19 @@ void network::on_work(int from, reader& r) {
   t->from_rank = from;
   t->from_handle = handle;
   t->serial = next_task_serial();
+  return t;
+}
+
+void network::on_work(int from, reader& r) {
+  adopt_worker_post();  // the answer to a worker's post may come before its adoption
+  std::uint64_t seq = 0;
+  task* t = unpack_work(from, r, seq);
+  std::uint64_t handle = t->from_handle;
   received_[{from, handle}] = t;
   log_.note(protocol_log::step::work, seq, handle, from);
   if (tracing_) note(trace_type::arrived, piece_flow_id(from, handle), from);
   if (seq == asking_seq_ && from == asking_rank_) {
-    asking_seq_ = 0;
-    posted_ = false;
-    expecting_.store(false, std::memory_order_relaxed);
-    refusals_ = 0;
+    answered();
     t->asked_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(asking_since_.time_since_epoch()).count();
     log_.note(protocol_log::step::inbox, seq, handle, from);
     // One request out at a time, made only when the inbox was empty
@@ -275,6 +337,84 @@ void network::on_work(int from, reader& r) {
     received_.erase({from, handle});
     throw malformed_message("work that answers no request");
   }
+}
+
+void network::answered() {
+  asking_seq_ = 0;
+  posted_ = false;
+  expecting_.store(false, std::memory_order_relaxed);
+  refusals_ = 0;
+}
+
+task* network::take_mailed(worker_impl* w) {
+  if (shared_.mail_state() != shared_requests::mail_is_full || mail_bad_.load(std::memory_order_relaxed))
+    return nullptr;
+  int from = -1;
+  std::string buf;
+  task* t = nullptr;
+  std::uint64_t seq = 0;
+  try {
+    if (!shared_.claim_mail(from, buf)) return nullptr;  // another worker, or the message thread
+    if (from < 0 || from >= size_ || from == rank_) throw malformed_message("from no other rank");
+    reader r(buf);
+    t = unpack_work(from, r, seq);
+    if (!r.done()) throw malformed_message("bytes after the piece");
+  } catch (...) {
+    // The message thread takes it again and says what is wrong with it.
+    delete t;
+    mail_bad_.store(true, std::memory_order_relaxed);
+    if (from != -1) shared_.mail_full_again();
+    wake();
+    return nullptr;
+  }
+  t->thief.store(w, std::memory_order_seq_cst);
+  mail_task_ = t;
+  mail_seq_ = seq;
+  mail_taken_at_ = now();
+  shared_.mail_taken();  // release: the message thread reads the three above after it
+  log_.note(protocol_log::step::take_mail, seq, t->from_handle, from);
+  w->hungry.store(false, std::memory_order_relaxed);
+  // The message thread records the piece (collect_taken), sends the outputs
+  // of the last piece if they waited (piece_finished), and arms the next
+  // request while this piece runs: a worker can post it the moment the
+  // piece ends. (Not rung, it woke only when the piece ended, and the
+  // request left 20-30 us later: UTS T3 on 2 x 1 idled that long per steal.)
+  ring_owed_.store(false, std::memory_order_relaxed);
+  bell_.ring_self();
+  return t;
+}
+
+bool network::collect_taken() {
+  std::uint32_t st = shared_.mail_state();
+  if (st == shared_requests::mail_is_empty || st == shared_requests::mail_is_full) return false;
+  // A worker between its claim and mail_taken(): a copy and an unpack. It
+  // may have been preempted by this thread on its own core (as in
+  // adopt_worker_post).
+  while (st == shared_requests::mail_is_taking) {
+    if (realtime_ && !demoted_) set_realtime(false);
+    sched_yield();
+    st = shared_.mail_state();
+  }
+  if (st != shared_requests::mail_is_taken) return false;  // it gave it back (mail_bad_)
+  adopt_worker_post();
+  task* t = mail_task_;
+  std::uint64_t seq = mail_seq_;
+  int from = t->from_rank;
+  received_[{from, t->from_handle}] = t;
+  log_.note(protocol_log::step::work, seq, t->from_handle, from);
+  if (tracing_) note(trace_type::arrived, piece_flow_id(from, t->from_handle), from);
+  if (seq != asking_seq_ || from != asking_rank_)
+    fatal("internal error: a worker took piece " + std::to_string(t->from_handle) + " of rank " +
+          std::to_string(from) + " from the mailbox, answering request " + std::to_string(seq) +
+          ", but the request out is " + std::to_string(asking_seq_) + " to rank " + std::to_string(asking_rank_) +
+          "; the last steps:\n" + say_log());
+  answered();
+  {
+    std::lock_guard<std::mutex> g(lat_m_);
+    latencies_.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(mail_taken_at_ - asking_since_).count());
+  }
+  shared_.mail_empty();
+  return true;
 }
 
 void network::answer(proxy& p, task* t) {
@@ -353,6 +493,7 @@ network::proxy* network::make_proxy() {
     worker_impl* w = p->w;
     *p = proxy{};
     p->w = w;
+    w->post_slot = -1;
   } else {
     p = new proxy;
     p->w = new worker_impl;
@@ -370,28 +511,35 @@ network::proxy* network::new_proxy() {
 // A proxy ready for a request that `thief` (on this machine) posts to one
 // of this process's workers itself: its address is published in the slot
 // the thief writes.
-void network::stand(int thief) {
+void network::stand(int thief, int k) {
   proxy* p = make_proxy();
   p->from = thief;
   p->w->wanted = nullptr;
   p->w->reply.store(no_reply, std::memory_order_relaxed);
+  p->w->post_slot = k;
   // Last, with release: the worker that answers reads it with acquire
   // (serve.cpp, answer_request).
   p->w->remote_rank.store(thief, std::memory_order_release);
-  standing_[static_cast<std::size_t>(thief)] = p;
-  shared_.stand(thief, p->w);
+  standing_[static_cast<std::size_t>(thief * shared_requests::slots_per_thief + k)] = p;
+  shared_.stand(thief, k, p->w);
+}
+
+void network::stand_all() {
+  standing_.assign(static_cast<std::size_t>(size_ * shared_requests::slots_per_thief), nullptr);
+  for (int r : shared_.thieves())
+    for (int k = 0; k < shared_requests::slots_per_thief; ++k) stand(r, k);
 }
 
 void network::adopt_posted() {
-  claims_seen_ = shared_.adopt([&](int thief, std::uint64_t seq, int victim) {
+  claims_seen_ = shared_.adopt([&](int thief, int k, std::uint64_t seq, int victim) {
     if (victim < 0 || victim >= host_.workers())
       fatal("malformed request from rank " + std::to_string(thief) + " through shared memory: worker " +
             std::to_string(victim) + " of " + std::to_string(host_.workers()));
-    proxy* p = standing_[static_cast<std::size_t>(thief)];
+    proxy* p = standing_[static_cast<std::size_t>(thief * shared_requests::slots_per_thief + k)];
     p->seq = seq;
     p->victim = host_.worker(victim);
     proxies_.push_back(p);
-    stand(thief);
+    stand(thief, k);
     // Not answered yet: the worker may be napping at a join.
     if (p->w->reply.load(std::memory_order_acquire) == no_reply) {
       posted_local_ = true;
@@ -476,6 +624,11 @@ void network::send_work(proxy& p, task* t) {
   p.given = t;
   p.handle = handle;
   given_[handle] = &p;
+  loads_[static_cast<std::size_t>(p.from)] = 1;  // it has work now
+  if (t->mailed) {  // the worker put it into the thief's mailbox
+    log_.note(protocol_log::step::mailed, p.seq, handle, p.from);
+    return;
+  }
   std::ostringstream os;
   try {
     out_archive a(os);
@@ -483,7 +636,6 @@ void network::send_work(proxy& p, task* t) {
   } catch (const std::exception& e) {
     fatal(std::string("cannot send the inputs of a piece of ") + t->kind->site + ": " + e.what());
   }
-  loads_[static_cast<std::size_t>(p.from)] = 1;  // it has work now
   writer w(begin(p.from, msg::work));
   w.put(p.seq);
   w.put(id_of(t->kind));
@@ -574,15 +726,38 @@ bool network::tend_proxies() {
   return any;
 }
 
+network::proxy* network::given_proxy(int from, std::uint64_t handle) {
+  auto it = given_.find(handle);
+  if (it == given_.end()) {
+    collect_mailed();
+    it = given_.find(handle);
+  }
+  return it != given_.end() && it->second->from == from ? it->second : nullptr;
+}
+
+void network::collect_mailed() {
+  // The mailbox's piece was handed to its proxy before the thief could see
+  // it (mail_piece, then the reply, then mail_sent): a message of the thief
+  // about it finds the reply set here.
+  adopt_posted();
+  std::vector<proxy*> list = proxies_;
+  for (proxy* p : list) {
+    if (!p->victim) continue;
+    task* t = p->w->reply.load(std::memory_order_acquire);
+    if (t == no_reply || t == refused || !t->mailed) continue;
+    p->tried.push_back(p->victim);
+    p->victim = nullptr;
+    send_work(*p, t);
+  }
+}
+
 void network::on_result(int from, reader& r) {
   auto handle = r.get<std::uint64_t>("a piece handle");
   auto flags = r.get<std::uint8_t>("the result flags");
   std::string_view outputs = r.bytes("the outputs");
   std::string_view error = r.bytes("the exception");
-  auto it = given_.find(handle);
-  if (it == given_.end() || it->second->from != from)
-    throw malformed_message("a result for a piece this process did not give it");
-  proxy* p = it->second;
+  proxy* p = given_proxy(from, handle);
+  if (!p) throw malformed_message("a result for a piece this process did not give it");
   task* t = p->given;
   {
     std::istringstream is{std::string(outputs)};
@@ -598,7 +773,7 @@ void network::on_result(int from, reader& r) {
       t->error = std::make_exception_ptr(std::runtime_error(e.what()));
     }
   }
-  given_.erase(it);
+  given_.erase(handle);
   p->given = nullptr;
   // As a local thief ends a piece (run_task): alarm first, `done` last; the
   // victim may free t as soon as it sees `done`.
@@ -611,9 +786,9 @@ void network::on_result(int from, reader& r) {
 }
 
 void network::on_cancel_up(int from, std::uint64_t handle) {
-  auto it = given_.find(handle);
-  if (it == given_.end() || it->second->from != from) return;  // its result came meanwhile
-  task* t = it->second->given;
+  proxy* p = given_proxy(from, handle);
+  if (!p) return;  // its result came meanwhile
+  task* t = p->given;
   t->cancel_up.store(true, std::memory_order_release);
   t->origin->alarm.store(true, std::memory_order_release);
   static_cast<worker_impl*>(t->victim)->attention.store(1, std::memory_order_release);
