@@ -6,11 +6,16 @@
 # hang"), then every process's threads are taken with gdb; then the run is
 # ended and the hunt goes on (or stops, with --stop-at-first).
 #
-# usage: tests/mpi/hunt_hang.sh [--stop-at-first] [--runs N] [--mca-tcp]
+# usage: tests/mpi/hunt_hang.sh [--stop-at-first] [--runs N] [--mca-tcp] [--hosts]
 #            MPI_PROGRAMS OUT_DIR LIMIT NP WORKERS PROGRAM-ARGS...
 #   e.g. TASCELL_INCUMBENT=lifeline:1 tests/mpi/hunt_hang.sh \
 #          build/address/tests/mpi/mpi_programs /tmp/hunt 60 3 1 knapsack --repeat 6
 # --mca-tcp: mpirun --mca btl self,tcp (messages over TCP, not shared memory).
+# --hosts: on the emulated hosts that are up (tests/hosts/emulated_hosts.sh
+#   mpirun: one process per host in turn, TCP between them), e.g.
+#   tests/hosts/emulated_hosts.sh exec 2 -- tests/mpi/hunt_hang.sh --hosts ...
+#   A hang there gets SIGUSR1 and is ended, without gdb stacks (the ranks run
+#   in the hosts' namespaces, children of orted, not of mpirun).
 # Environment: TASCELL_* settings pass through (-x) when set. TASCELL_WATCHDOG
 # is 10 s unless set. MPIRUN_EXTRA: more mpirun arguments (words).
 #
@@ -20,12 +25,13 @@
 # Only the processes this script started are signalled: mpirun by its PID,
 # the ranks as mpirun's children.
 set -u
-stop_first=0 max_runs=100000 mca=()
+stop_first=0 max_runs=100000 mca=() launcher=(mpirun)
 while [ $# -gt 0 ]; do
   case $1 in
     --stop-at-first) stop_first=1; shift ;;
     --runs) max_runs=$2; shift 2 ;;
     --mca-tcp) mca=(--mca btl self,tcp); shift ;;
+    --hosts) launcher=("$(cd "$(dirname "$0")/../hosts" && pwd)/emulated_hosts.sh" mpirun); shift ;;
     *) break ;;
   esac
 done
@@ -40,7 +46,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0} TASCELL_WORKERS=$workers
 export TASCELL_WATCHDOG=${TASCELL_WATCHDOG:-10}
 passed_env=()
-for v in $(env | grep -o '^TASCELL_[A-Z_]*'); do passed_env+=(-x "$v"); done
+for v in $(env | grep -o '^TASCELL_[A-Z_]*') ASAN_OPTIONS; do passed_env+=(-x "$v"); done
 # shellcheck disable=SC2206
 extra=(${MPIRUN_EXTRA:-})
 runs=0 good=0 bad=0 hung=0
@@ -50,7 +56,7 @@ say() { echo "runs $runs passed $good failed $bad hung $hung" > "$out/counts.txt
 ranks_of() { pgrep -P "$1" 2>/dev/null; }
 trap 'kill -- "$run" 2>/dev/null; say; exit 130' INT TERM
 for i in $(seq 1 "$max_runs"); do
-  mpirun --oversubscribe -np "$np" "${mca[@]}" "${extra[@]}" "${passed_env[@]}" "$prog" "$@" \
+  "${launcher[@]}" --oversubscribe -np "$np" "${mca[@]}" "${extra[@]}" "${passed_env[@]}" "$prog" "$@" \
     > "$out/output.txt" 2>&1 &
   run=$!
   ended=0
