@@ -43,8 +43,8 @@ void network::say_in_use(std::ostream& m, const proxy& p) const {
 void network::describe_all() {
   std::ostringstream m;
   const char* head = "tascell: rank ";
-  m << head << rank_ << " (SIGUSR1): root call " << root_number_ << (in_root_ ? ", in it" : ", not in one")
-    << (root_done_here_ ? ", its end announced" : "") << "; "
+  m << head << rank_ << " (SIGUSR1): root call " << root_.number() << (root_.in_root() ? ", in it" : ", not in one")
+    << (root_.done_here() ? ", its end announced" : "") << "; "
     << (asking_seq_ ? "request " + std::to_string(asking_seq_) + " for work out to rank " + std::to_string(asking_rank_)
                     : std::string("no request for work out"))
     << "; inbox " << (inbox_.load(std::memory_order_acquire) ? "holds a piece" : "empty");

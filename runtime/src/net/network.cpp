@@ -83,6 +83,7 @@ network::network(host& h, const settings& cfg) : host_(h), cfg_(cfg) {
 network::network(host& h, const settings& cfg, transport& link, int rank, int size)
     : host_(h), cfg_(cfg), link_(&link), rank_(rank), size_(size) {
   rng_ = (cfg.seed ? cfg.seed : 1) | 1u;
+  root_.place(rank_, size_, rng_);
   out_.resize(static_cast<std::size_t>(size_));
   out_count_.assign(static_cast<std::size_t>(size_), 0);
   loads_.assign(static_cast<std::size_t>(size_), 0);
@@ -132,6 +133,7 @@ void network::init_mpi() {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  root_.place(rank_, size_, rng_);
   mpi_ = std::make_unique<mpi_transport>(rank_);
   link_ = mpi_.get();
   set_rank(rank_);
@@ -427,8 +429,8 @@ bool network::turn() {
   if (dump_asked.load(std::memory_order_relaxed)) [[unlikely]]
     if (dump_asked.exchange(false, std::memory_order_acq_rel)) describe_all();
   if (shared_.active()) {
-    bool open = attached_.load(std::memory_order_acquire) && in_root_ && !root_done_here_ && !host_.root_done();
-    shared_.set_accepting(open ? root_number_ : 0);
+    bool open = attached_.load(std::memory_order_acquire) && root_.open() && !host_.root_done();
+    shared_.set_accepting(open ? root_.number() : 0);
     adopt_posted();
   }
   progress |= tend_proxies();
@@ -528,7 +530,7 @@ void network::pause() {
   }
   if (demoted_) set_realtime(true);
   long us;
-  if (!in_root_ || size_ < 2) {
+  if (!root_.in_root() || size_ < 2) {
     us = quiet_ < 4 ? 20L << quiet_ : 2000;  // just rung by another process: look again soon
     ++quiet_;
   } else {
@@ -737,49 +739,15 @@ bool network::take_events() {
         w.put(e.t->from_handle);
         break;
       }
-      case event::improved: spread_incumbent(e.id, e.bytes, -1, -1); break;
-      case event::published:
-        if (!in_root_) break;  // between root calls a write stays here
-        for (int r = 0; r < size_; ++r) {
-          if (r == rank_) continue;
-          writer w(begin(r, msg::board));
-          w.put(root_number_);
-          w.put(e.id);
-          w.put(e.key);
-          w.put(e.stamp);
-          w.bytes(e.bytes);
-        }
-        break;
+      case event::improved: root_.spread_incumbent(e.id, e.bytes, -1, -1); break;
+      case event::published: root_.publish(e.id, e.key, e.stamp, e.bytes); break;
       case event::root_begin:
-        in_root_ = true;
-        ++root_number_;
-        log_.note(protocol_log::step::root_begin, root_number_);
-        local_ended_ = ack_sent_ = false;
-        acks_ = 0;
+        root_.begin_here();
         refusals_ = 0;
         next_ask_ = now();
-        root_done_here_ = false;
-        if (rank_ != 0 && !pending_done_.empty() && pending_done_number_ == root_number_) {
-          // Rank 0 finished this root call before this process began it.
-          outcome_ = std::move(pending_done_);
-          pending_done_.clear();
-          root_done_here_ = true;
-          host_.mark_root_done();
-        }
         for (auto [from, seq] : std::exchange(deferred_, {})) on_request(from, seq, 0);
         break;
-      case event::root_end:
-        local_ended_ = true;
-        if (rank_ == 0) {
-          outcome_ = std::move(e.bytes);
-          root_done_here_ = true;
-          for (int r = 1; r < size_; ++r) {
-            writer w(begin(r, msg::root_done));
-            w.put(root_number_);
-            w.bytes(outcome_);
-          }
-        }
-        break;
+      case event::root_end: root_.end_here(std::move(e.bytes)); break;
       case event::raw: isend(e.to, std::move(e.bytes)); break;
       case event::sync: sync_asked_ = true; break;
       case event::stats: {
@@ -800,14 +768,14 @@ void network::handle(int from, reader& r) {
       auto n = r.get<std::uint64_t>("a root call number");
       auto seq = r.get<std::uint64_t>("a request number");
       auto wanted = r.get<std::uint64_t>("a wanted piece");
-      if (!in_root_ && n == root_number_ + 1 && !wanted) {
+      if (!root_.in_root() && n == root_.number() + 1 && !wanted) {
         // The asker has begun the next root call and this process has not
         // yet: answer when it begins, rather than refuse and make the asker
         // back off just when the work appears.
         deferred_.push_back({from, seq});
         return;
       }
-      if (n != root_number_) {
+      if (n != root_.number()) {
         writer w(begin(from, msg::refuse));
         w.put(seq);
         return;
@@ -820,11 +788,15 @@ void network::handle(int from, reader& r) {
     case msg::result: on_result(from, r); return;
     case msg::stop: on_stop(from, r.get<std::uint64_t>("a piece handle")); return;
     case msg::cancel_up: on_cancel_up(from, r.get<std::uint64_t>("a piece handle")); return;
-    case msg::root_done: on_root_done(from, r); return;
-    case msg::root_ack: on_root_ack(from, r); return;
-    case msg::root_finish: on_root_finish(from, r); return;
-    case msg::incumbent: on_incumbent(from, r); return;
-    case msg::board: on_board(from, r); return;
+    case msg::root_done: root_.on_done(from, r); return;
+    case msg::root_ack: root_.on_ack(from, r); return;
+    case msg::root_finish: root_.on_finish(from, r); return;
+    case msg::incumbent: {
+      std::uint64_t id = 0;
+      if (root_.on_incumbent(from, r, id) && tracing_) note(trace_type::improved, id, from);
+      return;
+    }
+    case msg::board: root_.on_board(from, r); return;
     case msg::stats: on_stats(from, r); return;
   }
   throw malformed_message("unknown message type " + std::to_string(static_cast<int>(type)));
@@ -835,6 +807,55 @@ std::vector<std::int64_t> network::take_steal_latencies() {
   std::vector<std::int64_t> v;
   v.swap(latencies_);
   return v;
+}
+
+// --- root calls (the calling thread, and the end of one on this thread) ---
+
+void network::begin_root() {
+  std::lock_guard<std::mutex> g(ev_m_);
+  events_.push_back({event::root_begin, nullptr, 0, 0, {}});
+  bell_.ring_self();
+}
+
+std::string network::end_root(std::string outcome) {
+  local_root_end(std::move(outcome));
+  return root_.wait_over();
+}
+
+void network::local_root_end(std::string outcome) {
+  std::lock_guard<std::mutex> g(ev_m_);
+  events_.push_back({event::root_end, nullptr, 0, 0, std::move(outcome)});
+  bell_.ring_self();
+}
+
+bool network::root_over(std::string& outcome) { return root_.take_over(outcome); }
+
+bool network::tend_root() {
+  if (!root_.ending()) return false;
+  // A request armed for a worker is taken back; one a worker made is adopted
+  // (and answered) first.
+  if (!disarm_worker_post() && adopt_worker_post()) return true;
+  if (asking_seq_ || !proxies_.empty() || !backs_.empty()) return false;
+  // No request posted through shared memory is left unadopted (it stops
+  // accepting them first); one posted meanwhile is adopted, and withdrawn,
+  // soon (the back-off starts over).
+  if (!shared_.quiet()) {
+    claims_seen_ = true;
+    return false;
+  }
+  return root_.finish_here();
+}
+
+void network::incumbent_improved(std::uint64_t id, std::string value) {
+  std::lock_guard<std::mutex> g(ev_m_);
+  events_.push_back({event::improved, nullptr, id, 0, std::move(value)});
+  bell_.ring_self();
+}
+
+void network::board_published(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string value) {
+  std::lock_guard<std::mutex> g(ev_m_);
+  events_.push_back({event::published, nullptr, id, 0, std::move(value), key, stamp});
+  bell_.ring_self();
 }
 
 }  // namespace tascell::detail::net

@@ -24,7 +24,9 @@
 #include "frame.hpp"
 #include "host.hpp"
 #include "mpi_transport.hpp"
+#include "outbox.hpp"
 #include "protocol_log.hpp"
+#include "root_protocol.hpp"
 #include "shared_requests.hpp"
 #include "transport.hpp"
 
@@ -45,7 +47,7 @@ bool launched_by_mpi(const settings& cfg);
 // message thread.
 extern std::atomic<bool> dump_asked;
 
-class network {
+class network final : public outbox {
  public:
   // Starts the message thread, which initialises MPI and checks that every
   // process runs the same binary; returns once the ranks are known.
@@ -241,8 +243,8 @@ class network {
   bool reap_sends();
   void pause();
 
-  // Messages.
-  std::string& begin(int to, msg type);
+  // Messages (outbox).
+  std::string& begin(int to, msg type) override;
   void queue_batch(int to);  // out_[to] is complete: to the send queue
   void handle_batch(int from, const std::string& buf);
   void handle(int from, reader& r);
@@ -252,11 +254,6 @@ class network {
   void on_result(int from, reader& r);
   void on_stop(int from, std::uint64_t handle);
   void on_cancel_up(int from, std::uint64_t handle);
-  void on_root_done(int from, reader& r);
-  void on_root_ack(int from, reader& r);
-  void on_root_finish(int from, reader& r);
-  void on_incumbent(int from, reader& r);
-  void on_board(int from, reader& r);
   void on_stats(int from, reader& r);
   // The piece in this process's mailbox, if any, as a WORK from its sender
   // (after recording one a worker took: collect_taken).
@@ -291,10 +288,6 @@ class network {
   void send_work(proxy& p, task* t);
   void send_result(task* t);
   int choose_victim_rank();
-  void spread_incumbent(std::uint64_t id, const std::string& value, int hops, int except);
-  // Incumbents and the board entries written during the root call.
-  std::string pack_shared_state();
-  void apply_shared_state(std::string_view bytes);
   // Requests a worker may post (post_request): armed by the message thread
   // when it could ask but the workers are not all idle yet, taken by the
   // first worker that finds them all idle, adopted by the message thread as
@@ -381,6 +374,8 @@ class network {
   std::atomic<task*> inbox_{nullptr};
   // The last steps of asking and receiving (SIGUSR1 and internal errors).
   protocol_log log_;
+  // Root calls, incumbents and the board (root_protocol.hpp).
+  root_protocol root_{host_, cfg_, *this, log_};
 
   // The request a worker may post (post_request). armed_ is written by the
   // message thread while the state is `none`, and by the worker that
@@ -439,20 +434,6 @@ class network {
   std::vector<proxy*> standing_;
   bool claims_seen_ = false;
   std::uint64_t rng_;
-  // Root call state.
-  bool in_root_ = false;
-  bool root_done_here_ = false;  // ROOT_DONE seen (or sent, on rank 0)
-  bool local_ended_ = false;     // the caller reached end_root
-  bool ack_sent_ = false;
-  int acks_ = 0;
-  std::uint64_t root_number_ = 0;
-  std::string outcome_;
-  // A ROOT_DONE that came before this process began that root call.
-  std::string pending_done_;
-  std::uint64_t pending_done_number_ = 0;
-  std::mutex root_m_;
-  std::condition_variable root_cv_;
-  bool root_over_ = false;       // the caller may return
   std::atomic<std::int64_t> bytes_sent_{0};
   std::atomic<std::int64_t> messages_sent_{0};
   std::atomic<std::int64_t> batches_sent_{0};

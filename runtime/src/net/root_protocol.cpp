@@ -1,140 +1,126 @@
-// Collective root calls and incumbents between processes.
-//
-// Every process makes the same root calls in the same order (SPMD). Rank 0
-// runs the root task; when it has finished (so every piece has come back),
-// rank 0 sends ROOT_DONE with the outcome to every process. A process that
-// has seen ROOT_DONE stops its workers, waits until nothing it asked for is
-// outstanding, and answers ROOT_ACK with its incumbents. When every ACK is
-// in, rank 0 combines the incumbents and sends ROOT_FINISH with the exact
-// values; each process applies them and leaves the root call. After FINISH
-// no message of that root call is in flight except stale stops and
-// cancellations, which name pieces no longer known and are ignored.
-#include <algorithm>
-#include <cmath>
-#include <cstring>
+#include "root_protocol.hpp"
 
-#include "../worker.hpp"
-#include "network.hpp"
-#include "registry.hpp"
-#include "tascell/incumbent.hpp"
+#include <cmath>
 
 namespace tascell::detail::net {
 
-void network::begin_root() {
-  std::lock_guard<std::mutex> g(ev_m_);
-  events_.push_back({event::root_begin, nullptr, 0, 0, {}});
-  bell_.ring_self();
-}
-
-std::string network::end_root(std::string outcome) {
-  local_root_end(std::move(outcome));
-  std::unique_lock<std::mutex> g(root_m_);
-  root_cv_.wait(g, [&] { return root_over_; });
-  root_over_ = false;
-  return outcome_;
-}
-
-void network::local_root_end(std::string outcome) {
-  std::lock_guard<std::mutex> g(ev_m_);
-  events_.push_back({event::root_end, nullptr, 0, 0, std::move(outcome)});
-  bell_.ring_self();
-}
-
-bool network::root_over(std::string& outcome) {
-  std::lock_guard<std::mutex> g(root_m_);
-  if (!root_over_) return false;
-  root_over_ = false;
-  outcome = outcome_;
-  return true;
-}
-
-bool network::tend_root() {
-  if (!in_root_ || !local_ended_ || !root_done_here_) return false;
-  // A request armed for a worker is taken back; one a worker made is adopted
-  // (and answered) first.
-  if (!disarm_worker_post() && adopt_worker_post()) return true;
-  if (asking_seq_ || !proxies_.empty() || !backs_.empty()) return false;
-  // No request posted through shared memory is left unadopted (it stops
-  // accepting them first); one posted meanwhile is adopted, and withdrawn,
-  // soon (the back-off starts over).
-  if (!shared_.quiet()) {
-    claims_seen_ = true;
-    return false;
+void root_protocol::begin_here() {
+  in_root_ = true;
+  ++number_;
+  log_.note(protocol_log::step::root_begin, number_);
+  local_ended_ = ack_sent_ = false;
+  acks_ = 0;
+  done_here_ = false;
+  if (rank_ != 0 && !pending_done_.empty() && pending_done_number_ == number_) {
+    // Rank 0 finished this root call before this process began it.
+    outcome_ = std::move(pending_done_);
+    pending_done_.clear();
+    done_here_ = true;
+    host_.mark_root_done();
   }
+}
+
+void root_protocol::end_here(std::string outcome) {
+  local_ended_ = true;
+  if (rank_ != 0) return;
+  outcome_ = std::move(outcome);
+  done_here_ = true;
+  for (int r = 1; r < size_; ++r) {
+    writer w(out_.begin(r, msg::root_done));
+    w.put(number_);
+    w.bytes(outcome_);
+  }
+}
+
+bool root_protocol::finish_here() {
   if (rank_ != 0) {
     if (ack_sent_) return false;
     ack_sent_ = true;
-    writer w(begin(0, msg::root_ack));
-    w.put(root_number_);
+    writer w(out_.begin(0, msg::root_ack));
+    w.put(number_);
     w.bytes(pack_shared_state());
     return true;
   }
   if (acks_ < size_ - 1) return false;
   std::string values = pack_shared_state();
   for (int r = 1; r < size_; ++r) {
-    writer w(begin(r, msg::root_finish));
-    w.put(root_number_);
+    writer w(out_.begin(r, msg::root_finish));
+    w.put(number_);
     w.bytes(values);
   }
-  in_root_ = false;
-  log_.note(protocol_log::step::root_end, root_number_);
-  {
-    std::lock_guard<std::mutex> g(root_m_);
-    root_over_ = true;
-  }
-  root_cv_.notify_all();
+  over();
   return true;
 }
 
-void network::on_root_done(int from, reader& r) {
+void root_protocol::over() {
+  in_root_ = false;
+  log_.note(protocol_log::step::root_end, number_);
+  {
+    std::lock_guard<std::mutex> g(m_);
+    over_ = true;
+  }
+  cv_.notify_all();
+}
+
+std::string root_protocol::wait_over() {
+  std::unique_lock<std::mutex> g(m_);
+  cv_.wait(g, [&] { return over_; });
+  over_ = false;
+  return outcome_;
+}
+
+bool root_protocol::take_over(std::string& outcome) {
+  std::lock_guard<std::mutex> g(m_);
+  if (!over_) return false;
+  over_ = false;
+  outcome = outcome_;
+  return true;
+}
+
+void root_protocol::on_done(int from, reader& r) {
   auto n = r.get<std::uint64_t>("a root call number");
   std::string_view outcome = r.bytes("the root call's outcome");
   if (from != 0 || outcome.empty()) throw malformed_message("a root call's end not from rank 0");
-  if (in_root_ && n == root_number_ && !root_done_here_) {
+  if (in_root_ && n == number_ && !done_here_) {
     outcome_ = std::string(outcome);
-    root_done_here_ = true;
+    done_here_ = true;
     host_.mark_root_done();
-  } else if (!in_root_ && n == root_number_ + 1) {
+  } else if (!in_root_ && n == number_ + 1) {
     pending_done_ = std::string(outcome);
     pending_done_number_ = n;
   } else {
     throw malformed_message("the end of root call " + std::to_string(n) + " while this process is at " +
-                            std::to_string(root_number_) +
-                            " (every process must make the same root calls)");
+                            std::to_string(number_) + " (every process must make the same root calls)");
   }
 }
 
-void network::on_root_ack(int, reader& r) {
+void root_protocol::on_ack(int, reader& r) {
   auto n = r.get<std::uint64_t>("a root call number");
   std::string_view values = r.bytes("incumbents");
-  if (rank_ != 0 || !in_root_ || !root_done_here_ || n != root_number_)
+  if (rank_ != 0 || !in_root_ || !done_here_ || n != number_)
     throw malformed_message("an unexpected acknowledgement of root call " + std::to_string(n));
   apply_shared_state(values);
   ++acks_;
 }
 
-void network::on_root_finish(int from, reader& r) {
+void root_protocol::on_finish(int from, reader& r) {
   auto n = r.get<std::uint64_t>("a root call number");
   std::string_view values = r.bytes("incumbents");
-  if (from != 0 || !in_root_ || !ack_sent_ || n != root_number_)
+  if (from != 0 || !in_root_ || !ack_sent_ || n != number_)
     throw malformed_message("an unexpected finish of root call " + std::to_string(n));
   apply_shared_state(values);
   host_.board_writes();  // these entries are settled: not to be sent again
-  in_root_ = false;
-  log_.note(protocol_log::step::root_end, root_number_);
-  {
-    std::lock_guard<std::mutex> g(root_m_);
-    root_over_ = true;
-  }
-  root_cv_.notify_all();
+  over();
 }
 
 // --- incumbents ---
 
-void network::incumbent_improved(std::uint64_t id, std::string value) {
-  std::lock_guard<std::mutex> g(ev_m_);
-  events_.push_back({event::improved, nullptr, id, 0, std::move(value)});
-  bell_.ring_self();
+int root_protocol::random_other() {
+  rng_ ^= rng_ << 13;
+  rng_ ^= rng_ >> 7;
+  rng_ ^= rng_ << 17;
+  int v = static_cast<int>(rng_ % static_cast<std::uint64_t>(size_ - 1));
+  return v >= rank_ ? v + 1 : v;
 }
 
 // Where an improvement goes. broadcast: from its origin to every process.
@@ -146,12 +132,12 @@ void network::incumbent_improved(std::uint64_t id, std::string value) {
 // Improvements travel only during a root call and name it: one that arrives
 // after its root call has ended (the program may reset the incumbent for the
 // next search) is dropped; the exact value was settled at the end.
-void network::spread_incumbent(std::uint64_t id, const std::string& value, int hops, int except) {
+void root_protocol::spread_incumbent(std::uint64_t id, const std::string& value, int hops, int except) {
   if (size_ < 2 || !in_root_) return;
   auto send = [&](int to) {
     if (to == rank_ || to == except) return;
-    writer w(begin(to, msg::incumbent));
-    w.put(root_number_);
+    writer w(out_.begin(to, msg::incumbent));
+    w.put(number_);
     w.put(id);
     w.put(static_cast<std::uint8_t>(hops < 0 ? 0 : hops));
     w.bytes(value);
@@ -162,7 +148,7 @@ void network::spread_incumbent(std::uint64_t id, const std::string& value, int h
       for (int r = 0; r < size_; ++r) send(r);
       return;
     case spread::random:
-      for (int k = 0; k < cfg_.incumbent_param; ++k) send(choose_victim_rank());
+      for (int k = 0; k < cfg_.incumbent_param; ++k) send(random_other());
       return;
     case spread::lifeline: {
       int l = cfg_.incumbent_param;
@@ -179,26 +165,55 @@ void network::spread_incumbent(std::uint64_t id, const std::string& value, int h
   }
 }
 
-void network::on_incumbent(int from, reader& r) {
+bool root_protocol::on_incumbent(int from, reader& r, std::uint64_t& id) {
   auto n = r.get<std::uint64_t>("a root call number");
-  auto id = r.get<std::uint64_t>("an incumbent id");
+  id = r.get<std::uint64_t>("an incumbent id");
   auto hops = r.get<std::uint8_t>("a hop count");
   std::string_view value = r.bytes("an incumbent value");
-  if (!in_root_ || n != root_number_) return;  // from a root call that has ended
+  if (!in_root_ || n != number_) return false;  // from a root call that has ended
   bool improved = false;
   try {
     improved = host_.apply_incumbent(id, value);
   } catch (const std::runtime_error& e) {
     throw malformed_message(e.what());
   }
-  if (improved && tracing_) note(trace_type::improved, id, from);
   if (improved && cfg_.incumbent != spread::broadcast && hops < 64)
     spread_incumbent(id, std::string(value), hops + 1, from);
+  return improved;
+}
+
+// --- the bulletin board ---
+
+void root_protocol::publish(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, const std::string& value) {
+  if (!in_root_) return;  // between root calls a write stays here
+  for (int r = 0; r < size_; ++r) {
+    if (r == rank_) continue;
+    writer w(out_.begin(r, msg::board));
+    w.put(number_);
+    w.put(id);
+    w.put(key);
+    w.put(stamp);
+    w.bytes(value);
+  }
+}
+
+void root_protocol::on_board(int, reader& r) {
+  auto n = r.get<std::uint64_t>("a root call number");
+  auto id = r.get<std::uint64_t>("a board id");
+  auto key = r.get<std::uint64_t>("a board key");
+  auto stamp = r.get<std::uint64_t>("a board stamp");
+  std::string_view value = r.bytes("a board value");
+  if (!in_root_ || n != number_) return;  // from a root call that has ended
+  try {
+    host_.apply_board(id, key, stamp, value);
+  } catch (const std::runtime_error& e) {
+    throw malformed_message(e.what());
+  }
 }
 
 // [u32 n][(u64 id, bytes value) x n]  incumbents
 // [u32 m][(u64 board, u64 key, u64 stamp, bytes value) x m]  board writes
-std::string network::pack_shared_state() {
+std::string root_protocol::pack_shared_state() {
   std::string out;
   writer w(out);
   auto values = host_.incumbent_values();
@@ -218,7 +233,7 @@ std::string network::pack_shared_state() {
   return out;
 }
 
-void network::apply_shared_state(std::string_view bytes) {
+void root_protocol::apply_shared_state(std::string_view bytes) {
   reader r(bytes);
   try {
     auto n = r.get<std::uint32_t>("an incumbent count");
@@ -237,64 +252,6 @@ void network::apply_shared_state(std::string_view bytes) {
     }
   } catch (const malformed_message&) {
     throw;
-  } catch (const std::runtime_error& e) {
-    throw malformed_message(e.what());
-  }
-}
-
-// --- statistics of several processes ---
-
-void network::send_stats(std::uint64_t number, std::string figures) {
-  std::lock_guard<std::mutex> g(ev_m_);
-  events_.push_back({event::stats, nullptr, number, 0, std::move(figures)});
-  bell_.ring_self();
-}
-
-void network::on_stats(int from, reader& r) {
-  auto n = r.get<std::uint64_t>("a root call number");
-  std::string_view figures = r.bytes("statistics");
-  if (rank_ != 0) throw malformed_message("statistics sent to a rank other than 0");
-  {
-    std::lock_guard<std::mutex> g(stats_m_);
-    auto& v = stats_in_[n];
-    v.resize(static_cast<std::size_t>(size_));
-    v[static_cast<std::size_t>(from)] = std::string(figures);
-  }
-  stats_cv_.notify_all();
-}
-
-std::vector<std::string> network::gather_stats(std::uint64_t number, std::string mine,
-                                               std::chrono::milliseconds timeout) {
-  std::unique_lock<std::mutex> g(stats_m_);
-  auto& v = stats_in_[number];
-  v.resize(static_cast<std::size_t>(size_));
-  v[0] = std::move(mine);
-  stats_cv_.wait_for(g, timeout, [&] {
-    return std::all_of(v.begin(), v.end(), [](const std::string& x) { return !x.empty(); });
-  });
-  std::vector<std::string> out = std::move(v);
-  stats_in_.erase(number);
-  return out;
-}
-
-// --- the bulletin board ---
-
-void network::board_published(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string value) {
-  std::lock_guard<std::mutex> g(ev_m_);
-  events_.push_back({event::published, nullptr, id, 0, std::move(value), key, stamp});
-  bell_.ring_self();
-}
-
-void network::on_board(int from, reader& r) {
-  (void)from;
-  auto n = r.get<std::uint64_t>("a root call number");
-  auto id = r.get<std::uint64_t>("a board id");
-  auto key = r.get<std::uint64_t>("a board key");
-  auto stamp = r.get<std::uint64_t>("a board stamp");
-  std::string_view value = r.bytes("a board value");
-  if (!in_root_ || n != root_number_) return;  // from a root call that has ended
-  try {
-    host_.apply_board(id, key, stamp, value);
   } catch (const std::runtime_error& e) {
     throw malformed_message(e.what());
   }

@@ -177,7 +177,7 @@ int network::choose_victim_rank() {
 }
 
 bool network::may_ask() const {
-  return size_ >= 2 && in_root_ && !root_done_here_ && !host_.root_done() && !asking_seq_;
+  return size_ >= 2 && root_.open() && !host_.root_done() && !asking_seq_;
 }
 
 bool network::out_of_work() const { return !inbox_.load(std::memory_order_acquire) && all_hungry(); }
@@ -203,7 +203,7 @@ bool network::keep_worker_post() {
   if (!shared_.reaches(to)) return false;  // another machine: the message thread asks by MPI
   armed_.rank = to;
   armed_.seq = next_seq_++;
-  armed_.root = root_number_;
+  armed_.root = root_.number();
   armed_.largest = cfg_.remote_giver == giver_choice::largest;
   armed_.start = rng_ >> 17;
   log_.note(protocol_log::step::arm, armed_.seq, 0, to);
@@ -269,7 +269,7 @@ bool network::ask_for_work() {
   asking_since_ = started;
   // To a process on this machine: posted to one of its workers directly
   // (shared_requests.hpp), or by MPI when that cannot be done now.
-  posted_ = shared_.post(to, root_number_, asking_seq_, cfg_.remote_giver == giver_choice::largest, rng_ >> 17);
+  posted_ = shared_.post(to, root_.number(), asking_seq_, cfg_.remote_giver == giver_choice::largest, rng_ >> 17);
   posted_rung_ = false;
   log_.note(protocol_log::step::ask, asking_seq_, posted_, to);
   if (tracing_) note(trace_type::ask, 0, to, posted_ ? 1 : 0);
@@ -278,7 +278,7 @@ bool network::ask_for_work() {
     return true;
   }
   writer w(begin(to, msg::request));
-  w.put(root_number_);
+  w.put(root_.number());
   w.put(asking_seq_);
   w.put(std::uint64_t{0});
   return true;
@@ -563,7 +563,7 @@ void network::on_request(int from, std::uint64_t seq, std::uint64_t wanted) {
     writer w(begin(from, msg::refuse));
     w.put(seq);
   };
-  if (!in_root_ || root_done_here_ || host_.root_done()) return refuse_now();
+  if (!root_.open() || host_.root_done()) return refuse_now();
   task* target = nullptr;
   if (wanted) {
     auto it = received_.find({from, wanted});
@@ -695,7 +695,7 @@ bool network::tend_proxies() {
         p->back_seq = next_seq_++;
         backs_[p->back_seq] = p;
         writer w(begin(p->from, msg::request));
-        w.put(root_number_);
+        w.put(root_.number());
         w.put(p->back_seq);
         w.put(p->handle);
       }
