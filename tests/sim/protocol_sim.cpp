@@ -146,6 +146,7 @@ struct process final : net::host {
   bool done = false;           // the root call's end is known here
   std::uint64_t best = 0;      // the incumbent (config::incumbents)
   bool ended_local = false, over = false;
+  bool begun = false;  // this process has begun the current root call (config::late_begin)
   std::string outcome;
   link ln;
   std::unique_ptr<net::network> net;
@@ -663,13 +664,26 @@ outcome run(const config& c) {
   try {
     make_processes(wd);
     for (int call = 0; call < c.root_calls && out.ok; ++call) {
+      // Each process begins the call (its program calls root(): the
+      // incumbent is reset first) at a step of its own; rank 0 at once.
+      std::vector<std::uint64_t> begin_at;
+      std::uint64_t call_start = wd.steps;
       for (auto& p : wd.ps) {
         p->done = p->ended_local = p->over = false;
-        p->best = 0;
-        p->outcome.clear();
-        for (auto& s : p->workers_) s.w->hungry.store(false, std::memory_order_relaxed);
-        p->net->begin_root();
+        p->begun = false;
+        begin_at.push_back(p->rank == 0 ? 0 : wd.roll(static_cast<std::uint64_t>(c.late_begin) + 1));
       }
+      auto begin_due = [&] {
+        for (auto& p : wd.ps)
+          if (!p->begun && wd.steps - call_start >= begin_at[static_cast<std::size_t>(p->rank)]) {
+            p->begun = true;
+            p->best = 0;
+            p->outcome.clear();
+            for (auto& s : p->workers_) s.w->hungry.store(false, std::memory_order_relaxed);
+            p->net->begin_root();
+          }
+      };
+      begin_due();
       {
         sim_worker& root = wd.ps[0]->workers_[0];
         auto f = std::make_unique<frame>();
@@ -679,6 +693,7 @@ outcome run(const config& c) {
       }
       for (;;) {
         wd.any_step(nullptr);
+        begin_due();
         bool all_over = true;
         for (auto& p : wd.ps) {
           if (p->done && !p->ended_local) {
@@ -730,7 +745,11 @@ outcome run(const config& c) {
   out.remote_cancels = wd.remote_cancels;
   out.remote_cancels_taken = wd.remote_cancels_taken;
   for (auto& p : wd.ps)
-    if (p->net) out.mailed += static_cast<std::uint64_t>(p->net->pieces_mailed());
+    if (p->net) {
+      out.mailed += static_cast<std::uint64_t>(p->net->pieces_mailed());
+      out.early_incumbents += p->net->incumbents_held_early();
+      out.early_improved += p->net->incumbents_held_improved();
+    }
   destroy(wd);
   return out;
 }

@@ -50,6 +50,11 @@ struct config {
   // How often a worker that claims an armed request is preempted between
   // looking and claiming (out of 16); 0: never.
   int preempt_claims = 8;
+  // The processes do not begin a root call at one moment: each but rank 0
+  // begins it after up to this many steps of the others (its program
+  // reached root() later), so messages of a call may reach a process
+  // that has not begun it.
+  int late_begin = 400;
 };
 
 struct outcome {
@@ -58,6 +63,8 @@ struct outcome {
   std::uint64_t steps = 0;
   std::uint64_t remote_pieces = 0;  // pieces that ran in a process other than their giver's
   std::uint64_t mailed = 0;         // ... of which went through the thief's mailbox (shared memory)
+  std::uint64_t early_incumbents = 0;  // improvements held for a root call not yet begun
+  std::uint64_t early_improved = 0;    // ... that improved the incumbent when the call began
   std::uint64_t batches = 0;
   std::uint64_t remote_stops = 0;   // pieces stopped (STOP) in a process other than their giver's
   std::uint64_t remote_cancels = 0;  // cancellations sent up to another process (CANCEL_UP)

@@ -742,7 +742,11 @@ bool network::take_events() {
       case event::improved: root_.spread_incumbent(e.id, e.bytes, -1, -1); break;
       case event::published: root_.publish(e.id, e.key, e.stamp, e.bytes); break;
       case event::root_begin:
-        root_.begin_here();
+        try {
+          root_.begin_here();  // applies improvements held for this call
+        } catch (const malformed_message& e) {
+          fatal(std::string("malformed incumbent value received before this root call began: ") + e.what());
+        }
         refusals_ = 0;
         next_ask_ = now();
         for (auto [from, seq] : std::exchange(deferred_, {})) on_request(from, seq, 0);

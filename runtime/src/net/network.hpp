@@ -161,6 +161,10 @@ class network final : public outbox {
   std::int64_t requests_posted_by_workers() const { return worker_posts_.load(std::memory_order_relaxed); }
   // Pieces this process gave through a thief's mailbox (mail_piece).
   std::int64_t pieces_mailed() const { return mailed_.load(std::memory_order_relaxed); }
+  // Incumbent improvements that came for a root call this process had not
+  // begun, held until it began (the protocol simulation counts them).
+  std::uint64_t incumbents_held_early() const { return root_.held_early(); }
+  std::uint64_t incumbents_held_improved() const { return root_.early_improved(); }
   std::vector<std::int64_t> take_steal_latencies();
 
   // TASCELL_STATS with several processes: every process sends the figures

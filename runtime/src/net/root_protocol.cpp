@@ -1,6 +1,7 @@
 #include "root_protocol.hpp"
 
 #include <cmath>
+#include <utility>
 
 namespace tascell::detail::net {
 
@@ -18,6 +19,8 @@ void root_protocol::begin_here() {
     done_here_ = true;
     host_.mark_root_done();
   }
+  for (early_incumbent& e : std::exchange(early_, {}))
+    if (e.number == number_ && apply_incumbent(e.from, e.id, e.hops, e.value)) ++early_improved_;
 }
 
 void root_protocol::end_here(std::string outcome) {
@@ -170,7 +173,17 @@ bool root_protocol::on_incumbent(int from, reader& r, std::uint64_t& id) {
   id = r.get<std::uint64_t>("an incumbent id");
   auto hops = r.get<std::uint8_t>("a hop count");
   std::string_view value = r.bytes("an incumbent value");
+  if (!in_root_ && n == number_ + 1) {
+    // From a process that began the next root call before this one did.
+    early_.push_back({from, n, id, hops, std::string(value)});
+    ++held_early_;
+    return false;
+  }
   if (!in_root_ || n != number_) return false;  // from a root call that has ended
+  return apply_incumbent(from, id, hops, value);
+}
+
+bool root_protocol::apply_incumbent(int from, std::uint64_t id, int hops, std::string_view value) {
   bool improved = false;
   try {
     improved = host_.apply_incumbent(id, value);

@@ -22,6 +22,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "../settings.hpp"
 #include "frame.hpp"
@@ -68,8 +69,13 @@ class root_protocol {
   // far, from `except`) goes on as TASCELL_INCUMBENT says.
   void spread_incumbent(std::uint64_t id, const std::string& value, int hops, int except);
   // An improvement from another process; true when it improved this one's
-  // (id set).
+  // (id set). One for the root call this process has not begun yet is held
+  // until it begins (begin_here applies it).
   bool on_incumbent(int from, reader& r, std::uint64_t& id);
+  // How many improvements were held so (since the start), and how many of
+  // them improved this process's incumbent when its call began.
+  std::uint64_t held_early() const { return held_early_; }
+  std::uint64_t early_improved() const { return early_improved_; }
   // A board write made here goes to every process; one from another
   // process is applied.
   void publish(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, const std::string& value);
@@ -104,6 +110,17 @@ class root_protocol {
   // A ROOT_DONE that came before this process began that root call.
   std::string pending_done_;
   std::uint64_t pending_done_number_ = 0;
+  // Improvements for the next root call that came before this process
+  // began it (the processes do not begin a root call at the same moment).
+  struct early_incumbent {
+    int from;
+    std::uint64_t number, id;
+    int hops;
+    std::string value;
+  };
+  std::vector<early_incumbent> early_;
+  std::uint64_t held_early_ = 0, early_improved_ = 0;
+  bool apply_incumbent(int from, std::uint64_t id, int hops, std::string_view value);
   std::mutex m_;
   std::condition_variable cv_;
   bool over_ = false;  // under m_
