@@ -2,18 +2,160 @@
 
 #include <mpi.h>
 
+#include <sched.h>
+
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <vector>
 
 #include "frame.hpp"
 
 namespace tascell::detail::net {
+namespace {
+
+std::uint64_t hash_file(const char* path, std::string& error) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    error = std::string("cannot read ") + path;
+    return 0;
+  }
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  char buf[1 << 16];
+  while (f) {
+    f.read(buf, sizeof buf);
+    for (std::streamsize i = 0; i < f.gcount(); ++i) {
+      h ^= static_cast<unsigned char>(buf[i]);
+      h *= 0x100000001b3ull;
+    }
+  }
+  return h;
+}
+
+}  // namespace
 
 std::string mpi_error(int rc) {
   char text[MPI_MAX_ERROR_STRING];
   int len = 0;
   if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) return "MPI error " + std::to_string(rc);
   return std::string(text, static_cast<std::size_t>(len));
+}
+
+std::unique_ptr<mpi_transport> mpi_transport::start(std::string& error) {
+  int provided = 0;
+  int rc = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  if (rc != MPI_SUCCESS) {
+    error = "tascell: MPI_Init_thread failed: " + mpi_error(rc);
+    return nullptr;
+  }
+  if (provided < MPI_THREAD_FUNNELED) {
+    error = "tascell: this MPI does not grant MPI_THREAD_FUNNELED (it granted level " + std::to_string(provided) +
+            ")";
+    return nullptr;
+  }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return std::unique_ptr<mpi_transport>(new mpi_transport(rank, size));
+}
+
+void mpi_transport::finish() { MPI_Finalize(); }
+
+mpi_transport::machine mpi_transport::this_machine() {
+  machine m;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &m.node) != MPI_SUCCESS)
+    return m;
+  m.ok = true;
+  MPI_Comm_rank(m.node, &m.rank);
+  MPI_Comm_size(m.node, &m.size);
+  // Did mpirun bind the processes to CPUs of their own, or do they all see
+  // the same CPUs (the runtime then splits them, runtime.cpp)?
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  sched_getaffinity(0, sizeof mine, &mine);
+  std::vector<cpu_set_t> all(static_cast<std::size_t>(m.size));
+  if (m.size > 1 &&
+      MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, m.node) == MPI_SUCCESS) {
+    bool same = true, disjoint = true;
+    for (int r = 0; r < m.size; ++r) {
+      if (r == m.rank) continue;
+      cpu_set_t both;
+      CPU_AND(&both, &mine, &all[static_cast<std::size_t>(r)]);
+      same = same && CPU_EQUAL(&mine, &all[static_cast<std::size_t>(r)]);
+      disjoint = disjoint && CPU_COUNT(&both) == 0;
+    }
+    m.cpus = same ? cpu_sharing::same : disjoint ? cpu_sharing::disjoint : cpu_sharing::overlapping;
+  }
+  return m;
+}
+
+void mpi_transport::free_machine(machine& m) {
+  if (m.node != MPI_COMM_NULL) MPI_Comm_free(&m.node);
+}
+
+void mpi_transport::check_same_binary() {
+  std::string error;
+  std::uint64_t mine = hash_file("/proc/self/exe", error);
+  std::vector<std::uint64_t> all(static_cast<std::size_t>(size_));
+  int rc = MPI_Allgather(&mine, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
+  if (rc != MPI_SUCCESS) abort("MPI_Allgather at start-up failed: " + mpi_error(rc));
+  for (int r = 0; r < size_; ++r) {
+    if (all[static_cast<std::size_t>(r)] == all[0]) continue;
+    char text[200];
+    std::snprintf(text, sizeof text,
+                  "rank %d runs a different binary than rank 0 (executable hash %016llx against "
+                  "%016llx): start every process with the same executable",
+                  r, static_cast<unsigned long long>(all[static_cast<std::size_t>(r)]),
+                  static_cast<unsigned long long>(all[0]));
+    std::fprintf(stderr, "tascell: rank %d: %s\n", rank_, text);
+    std::fflush(stderr);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    std::_Exit(1);
+  }
+}
+
+// Cristian's method: each rank asks rank 0 for its clock K times; the answer
+// with the shortest round trip is the best estimate, rank 0's reading being
+// taken at the middle of that round trip, within half of it. Rank 0 also
+// sends its clock reading at the start: the trace's zero on every process.
+trace_clock mpi_transport::align_clocks() {
+  constexpr int rounds = 16;
+  constexpr int tag = mpi_tag + 1;
+  trace_clock clock;
+  std::int64_t now = trace_now();
+  if (rank_ == 0) {
+    clock = {now, true, 0, 0};
+    for (int r = 1; r < size_; ++r)
+      for (int k = 0; k < rounds; ++k) {
+        char ping;
+        int rc = MPI_Recv(&ping, 1, MPI_BYTE, r, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) abort("MPI_Recv while aligning clocks failed: " + mpi_error(rc));
+        std::int64_t reply[2] = {trace_now(), clock.origin_ns};
+        rc = MPI_Send(reply, 2, MPI_INT64_T, r, tag, MPI_COMM_WORLD);
+        if (rc != MPI_SUCCESS) abort("MPI_Send while aligning clocks failed: " + mpi_error(rc));
+      }
+    return clock;
+  }
+  std::int64_t best = INT64_MAX;
+  for (int k = 0; k < rounds; ++k) {
+    char ping = 0;
+    std::int64_t t1 = trace_now();
+    int rc = MPI_Send(&ping, 1, MPI_BYTE, 0, tag, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) abort("MPI_Send while aligning clocks failed: " + mpi_error(rc));
+    std::int64_t reply[2];
+    rc = MPI_Recv(reply, 2, MPI_INT64_T, 0, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) abort("MPI_Recv while aligning clocks failed: " + mpi_error(rc));
+    std::int64_t t2 = trace_now();
+    if (t2 - t1 < best) {
+      best = t2 - t1;
+      std::int64_t offset = reply[0] - (t1 + (t2 - t1) / 2);
+      clock = {reply[1] - offset, true, offset, best / 2};
+    }
+  }
+  return clock;
 }
 
 mpi_transport::~mpi_transport() {

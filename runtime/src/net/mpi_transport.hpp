@@ -1,12 +1,20 @@
 // The transport of a real run: MPI point-to-point messages on
 // MPI_COMM_WORLD, sent with MPI_Isend (several in flight, each reaped with
 // MPI_Test) and received with MPI_Iprobe + MPI_Recv of a message that has
-// already arrived, so the message thread never blocks in MPI.
+// already arrived, so the message thread never blocks in MPI. It also owns
+// MPI's set-up and end: initialisation (MPI_THREAD_FUNNELED: only the
+// message thread calls MPI), the processes of this machine, the check that
+// every process runs the same binary, the alignment of trace clocks, and
+// MPI_Finalize.
 #pragma once
 
+#include <mpi.h>
+
 #include <deque>
+#include <memory>
 #include <string>
 
+#include "../trace.hpp"
 #include "transport.hpp"
 
 // Batches travel with tag mpi_tag (frame.hpp).
@@ -16,10 +24,43 @@ namespace tascell::detail::net {
 // The text of an MPI error code.
 std::string mpi_error(int rc);
 
+// How this process's CPUs (its affinity) relate to those of the other
+// processes of the run on this machine.
+enum class cpu_sharing { alone, same, disjoint, overlapping };
+
 class mpi_transport final : public transport {
  public:
-  explicit mpi_transport(int rank) : rank_(rank) {}
+  // Initialises MPI on the calling thread (the message thread), which alone
+  // calls MPI from then on. nullptr, with the reason in `error`, when MPI
+  // cannot be had with MPI_THREAD_FUNNELED.
+  static std::unique_ptr<mpi_transport> start(std::string& error);
+  // MPI_Finalize (collective: every process, at exit).
+  void finish();
   ~mpi_transport();
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+  // The processes of the run on this machine (MPI_COMM_TYPE_SHARED): a
+  // communicator for the collective set-up of shared memory (doorbell.hpp,
+  // shared_requests.hpp), to be freed with free_machine; this process's
+  // rank and their number; how its CPUs relate to theirs. ok is false
+  // when MPI could not split the processes (then alone).
+  struct machine {
+    MPI_Comm node = MPI_COMM_NULL;
+    int rank = 0, size = 1;
+    cpu_sharing cpus = cpu_sharing::alone;
+    bool ok = false;
+  };
+  machine this_machine();
+  static void free_machine(machine& m);
+  // Every process must run the same executable: kinds of work are known by
+  // ids derived from the binary, and values travel as its types' bytes.
+  // Ends the run (every process) naming the rank that differs.
+  void check_same_binary();
+  // Where this process's clock stands against rank 0's (Cristian's method,
+  // collective): the trace's common timeline.
+  trace_clock align_clocks();
+
   void send(int to, std::string batch) override;
   bool reap() override;
   bool sending() const override { return !sending_.empty(); }
@@ -32,7 +73,8 @@ class mpi_transport final : public transport {
     std::string buf;
     void* req;  // MPI_Request, opaque here
   };
-  int rank_;
+  explicit mpi_transport(int rank, int size) : rank_(rank), size_(size) {}
+  int rank_, size_;
   std::deque<in_flight> sending_;
 };
 

@@ -37,24 +37,6 @@
 namespace tascell::detail::net {
 namespace {
 
-std::uint64_t hash_file(const char* path, std::string& error) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    error = std::string("cannot read ") + path;
-    return 0;
-  }
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  char buf[1 << 16];
-  while (f) {
-    f.read(buf, sizeof buf);
-    for (std::streamsize i = 0; i < f.gcount(); ++i) {
-      h ^= static_cast<unsigned char>(buf[i]);
-      h *= 0x100000001b3ull;
-    }
-  }
-  return h;
-}
-
 using clock = std::chrono::steady_clock;
 
 }  // namespace
@@ -119,109 +101,41 @@ void network::place_worker(int i, void* region) {
 }
 
 void network::init_mpi() {
-  int provided = 0;
-  int rc = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
-  if (rc != MPI_SUCCESS) {
-    init_error_ = "tascell: MPI_Init_thread failed: " + mpi_error(rc);
-    return;
-  }
-  if (provided < MPI_THREAD_FUNNELED) {
-    init_error_ = "tascell: this MPI does not grant MPI_THREAD_FUNNELED (it granted level " +
-                  std::to_string(provided) + ")";
-    return;
-  }
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  mpi_ = mpi_transport::start(init_error_);
+  if (!mpi_) return;
+  rank_ = mpi_->rank();
+  size_ = mpi_->size();
   root_.place(rank_, size_, rng_);
-  mpi_ = std::make_unique<mpi_transport>(rank_);
   link_ = mpi_.get();
   set_rank(rank_);
-  MPI_Comm node;
-  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node) ==
-      MPI_SUCCESS) {
-    MPI_Comm_rank(node, &local_rank_);
-    MPI_Comm_size(node, &local_size_);
-    // Did mpirun bind the processes to CPUs of their own, or do they all
-    // see the same CPUs (the runtime then splits them, runtime.cpp)?
-    cpu_set_t mine;
-    CPU_ZERO(&mine);
-    sched_getaffinity(0, sizeof mine, &mine);
-    std::vector<cpu_set_t> all(static_cast<std::size_t>(local_size_));
-    if (local_size_ > 1 &&
-        MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, node) == MPI_SUCCESS) {
-      bool same = true, disjoint = true;
-      for (int r = 0; r < local_size_; ++r) {
-        if (r == local_rank_) continue;
-        cpu_set_t both;
-        CPU_AND(&both, &mine, &all[static_cast<std::size_t>(r)]);
-        same = same && CPU_EQUAL(&mine, &all[static_cast<std::size_t>(r)]);
-        disjoint = disjoint && CPU_COUNT(&both) == 0;
-      }
-      cpus_here_ = same ? cpu_sharing::same : disjoint ? cpu_sharing::disjoint : cpu_sharing::overlapping;
-    }
-    bell_.open(node, rank_, size_);
+  mpi_transport::machine m = mpi_->this_machine();
+  if (m.ok) {
+    local_rank_ = m.rank;
+    local_size_ = m.size;
+    cpus_here_ = m.cpus;
+    bell_.open(m.node, rank_, size_);
     // Requests between processes of this machine through shared memory;
     // the seed's loop (the baseline) keeps MPI.
     if (local_size_ > 1) {
       bool wanted = cfg_.node_requests == request_path::shared && cfg_.loop == message_loop::adaptive;
       std::string why;
-      if (shared_.open(node, wanted, rank_, size_, cfg_.workers, why)) {
+      if (shared_.open(m.node, wanted, rank_, size_, cfg_.workers, why)) {
         stand_all();
       } else if (cfg_.stats && wanted) {
         std::fprintf(stderr, "tascell: rank %d: requests from this machine go by MPI: %s\n", rank_, why.c_str());
       }
     }
-    MPI_Comm_free(&node);
+    mpi_transport::free_machine(m);
     every_other_rings_ = true;
     for (int r = 0; r < size_; ++r) every_other_rings_ = every_other_rings_ && (r == rank_ || bell_.rings_for(r));
   }
   out_.resize(static_cast<std::size_t>(size_));
   out_count_.assign(static_cast<std::size_t>(size_), 0);
   loads_.assign(static_cast<std::size_t>(size_), 0);
-  check_same_binary();
+  mpi_->check_same_binary();
   tracing_ = !cfg_.trace.empty();
   trace_.room = tracing_ ? static_cast<std::size_t>(cfg_.trace_records) : 0;
-  if (tracing_) align_clocks();
-}
-
-// Cristian's method: each rank asks rank 0 for its clock K times; the answer
-// with the shortest round trip is the best estimate, rank 0's reading being
-// taken at the middle of that round trip, within half of it. Rank 0 also
-// sends its clock reading at the start: the trace's zero on every process.
-void network::align_clocks() {
-  constexpr int rounds = 16;
-  constexpr int tag = mpi_tag + 1;
-  std::int64_t now = trace_now();
-  if (rank_ == 0) {
-    clock_ = {now, true, 0, 0};
-    for (int r = 1; r < size_; ++r)
-      for (int k = 0; k < rounds; ++k) {
-        char ping;
-        int rc = MPI_Recv(&ping, 1, MPI_BYTE, r, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (rc != MPI_SUCCESS) fatal("MPI_Recv while aligning clocks failed: " + mpi_error(rc));
-        std::int64_t reply[2] = {trace_now(), clock_.origin_ns};
-        rc = MPI_Send(reply, 2, MPI_INT64_T, r, tag, MPI_COMM_WORLD);
-        if (rc != MPI_SUCCESS) fatal("MPI_Send while aligning clocks failed: " + mpi_error(rc));
-      }
-    return;
-  }
-  std::int64_t best = INT64_MAX;
-  for (int k = 0; k < rounds; ++k) {
-    char ping = 0;
-    std::int64_t t1 = trace_now();
-    int rc = MPI_Send(&ping, 1, MPI_BYTE, 0, tag, MPI_COMM_WORLD);
-    if (rc != MPI_SUCCESS) fatal("MPI_Send while aligning clocks failed: " + mpi_error(rc));
-    std::int64_t reply[2];
-    rc = MPI_Recv(reply, 2, MPI_INT64_T, 0, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    if (rc != MPI_SUCCESS) fatal("MPI_Recv while aligning clocks failed: " + mpi_error(rc));
-    std::int64_t t2 = trace_now();
-    if (t2 - t1 < best) {
-      best = t2 - t1;
-      std::int64_t offset = reply[0] - (t1 + (t2 - t1) / 2);
-      clock_ = {reply[1] - offset, true, offset, best / 2};
-    }
-  }
+  if (tracing_) clock_ = mpi_->align_clocks();
 }
 
 void network::note(trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b, std::int64_t c) {
@@ -266,30 +180,6 @@ trace_buffer network::take_trace() {
   trace_buffer b = std::move(trace_);
   trace_ = trace_buffer{};
   return b;
-}
-
-// Every process must run the same executable: kinds of work are known by
-// ids derived from the binary, and values travel as its types' bytes.
-void network::check_same_binary() {
-  std::string error;
-  std::uint64_t mine = hash_file("/proc/self/exe", error);
-  std::vector<std::uint64_t> all(static_cast<std::size_t>(size_));
-  int rc = MPI_Allgather(&mine, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, MPI_COMM_WORLD);
-  if (rc != MPI_SUCCESS) fatal("MPI_Allgather at start-up failed: " + mpi_error(rc));
-  for (int r = 0; r < size_; ++r) {
-    if (all[static_cast<std::size_t>(r)] == all[0]) continue;
-    char text[200];
-    std::snprintf(text, sizeof text,
-                  "rank %d runs a different binary than rank 0 (executable hash %016llx against "
-                  "%016llx): start every process with the same executable",
-                  r, static_cast<unsigned long long>(all[static_cast<std::size_t>(r)]),
-                  static_cast<unsigned long long>(all[0]));
-    std::fprintf(stderr, "tascell: rank %d: %s\n", rank_, text);
-    std::fflush(stderr);
-    MPI_Barrier(MPI_COMM_WORLD);
-    MPI_Abort(MPI_COMM_WORLD, 1);
-    std::_Exit(1);
-  }
 }
 
 void network::fatal(const std::string& cause) {
@@ -415,7 +305,7 @@ void network::thread_main() {
     std::lock_guard<std::mutex> g(ev_m_);
     bell_.close();
   }
-  MPI_Finalize();
+  mpi_->finish();
 }
 
 bool network::turn() {

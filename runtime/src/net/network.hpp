@@ -80,9 +80,9 @@ class network final : public outbox {
   // Before worker i is constructed at `region`: its first page is mapped
   // from this process's shared-memory object, when there is one.
   void place_worker(int i, void* region);
-  // How this process's CPUs (its affinity) relate to those of the other
-  // processes of the run on this machine.
-  enum class cpu_sharing { alone, same, disjoint, overlapping };
+  // How this process's CPUs relate to those of the other processes of the
+  // run on this machine (mpi_transport.hpp).
+  using cpu_sharing = net::cpu_sharing;
   cpu_sharing cpus_here() const { return cpus_here_; }
 
   // --- called by workers ---
@@ -230,8 +230,6 @@ class network final : public outbox {
   void take_priority();  // TASCELL_MSG_PRIORITY
   // Takes real-time priority, or leaves it for a while; false if refused.
   bool set_realtime(bool on);
-  void check_same_binary();
-  void align_clocks();
   // Waits until the message thread has sent on every event posted so far.
   void quiesce();
   [[noreturn]] void fatal(const std::string& cause);
