@@ -27,7 +27,8 @@
 // waits US microseconds between reading the piece's thief and asking it to
 // give back (mpi.late_steal_back). --no-steal-back: a worker at a join never
 // steals back (it asks for other work; mpi.watchdog.asking). --dump-after
-// MS: every process raises SIGUSR1 after MS milliseconds (mpi.dump).
+// MS: every process raises SIGUSR1 MS milliseconds after the runtime has
+// started (mpi.dump).
 // --counts: remote_cancel prints what the iterations of every run did.
 // Failure tests (failures.py): --die R (process R kills itself with SIGKILL
 // during its first root call), --corrupt garbage|truncated (process 1 sends
@@ -612,6 +613,9 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--corrupt") == 0 && i + 1 < argc) corrupt = argv[++i];
     else if (std::strcmp(argv[i], "--dump-after") == 0 && i + 1 < argc) {
       int ms = std::atoi(argv[++i]);
+      // Counted from the runtime's start: its message thread has caught
+      // SIGUSR1 by then (raised earlier, the signal ended the process).
+      (void)tascell::rank();
       std::thread([ms] {
         std::this_thread::sleep_for(std::chrono::milliseconds(ms));
         raise(SIGUSR1);

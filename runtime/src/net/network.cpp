@@ -256,14 +256,18 @@ bool network::set_realtime(bool on) {
 void network::thread_main() {
   ask_for_prompt_wakeups();
   init_mpi();
-  if (init_error_.empty()) take_priority();
+  if (init_error_.empty()) {
+    take_priority();
+    // Before the runtime goes on: a SIGUSR1 from then on finds the handler
+    // (mpirun forwards one to every process at any time).
+    catch_dump_signal();
+  }
   {
     std::lock_guard<std::mutex> g(ready_m_);
     ready_ = true;
   }
   ready_cv_.notify_all();
   if (!init_error_.empty()) return;
-  catch_dump_signal();
   if (size_ > 1) spreading.store(true);
   span_since_ = trace_now();
 
