@@ -13,6 +13,7 @@
 
 #include "../worker.hpp"
 #include "network.hpp"
+#include "steal_protocol.hpp"
 
 namespace tascell::detail::net {
 
@@ -32,7 +33,7 @@ void network::catch_dump_signal() {
   sigaction(SIGUSR1, &sa, nullptr);
 }
 
-void network::say_in_use(std::ostream& m, const proxy& p) const {
+void steal_protocol::say_in_use(std::ostream& m, const proxy& p) const {
   m << "serves request " << p.seq << " of rank " << p.from;
   if (p.victim) m << ", asking worker " << p.victim->id << " of this process";
   if (p.given) m << ", carrying piece " << p.handle << " (given to rank " << p.from << ")";
@@ -42,10 +43,15 @@ void network::say_in_use(std::ostream& m, const proxy& p) const {
 
 void network::describe_all() {
   std::ostringstream m;
+  m << "tascell: rank " << rank_ << " (SIGUSR1): root call " << root_.number()
+    << (root_.in_root() ? ", in it" : ", not in one") << (root_.done_here() ? ", its end announced" : "") << "; ";
+  steal_.describe_all(m);
+  std::fprintf(stderr, "%s", m.str().c_str());
+}
+
+void steal_protocol::describe_all(std::ostream& m) const {
   const char* head = "tascell: rank ";
-  m << head << rank_ << " (SIGUSR1): root call " << root_.number() << (root_.in_root() ? ", in it" : ", not in one")
-    << (root_.done_here() ? ", its end announced" : "") << "; "
-    << (asking_seq_ ? "request " + std::to_string(asking_seq_) + " for work out to rank " + std::to_string(asking_rank_)
+  m << (asking_seq_ ? "request " + std::to_string(asking_seq_) + " for work out to rank " + std::to_string(asking_rank_)
                     : std::string("no request for work out"))
     << "; inbox " << (inbox_.load(std::memory_order_acquire) ? "holds a piece" : "empty");
   if (shared_.active()) {
@@ -80,16 +86,15 @@ void network::describe_all() {
     else m << "worker " << r->id;
     m << ".\n";
   }
-  std::fprintf(stderr, "%s", m.str().c_str());
 }
 
-std::string network::say_log() const {
+std::string steal_protocol::say_log() const {
   std::ostringstream m;
   log_.print(m, ("tascell: rank " + std::to_string(rank_) + ": ").c_str());
   return m.str();
 }
 
-void network::describe(const worker_impl* pw) const {
+void steal_protocol::describe(const worker_impl* pw) const {
   std::ostringstream m;
   m << "tascell: rank " << rank_ << ", message thread: that proxy ";
   auto in = [&](const std::vector<proxy*>& list) -> const proxy* {
@@ -120,7 +125,8 @@ void network::describe(const worker_impl* pw) const {
   std::fprintf(stderr, "%s\n", m.str().c_str());
 }
 
-void network::watch_asking() {
+void steal_protocol::watch() {
+  if (asking_seq_ == 0 || asking_seq_ == asking_said_) return;
   auto waited = now() - asking_since_;
   if (waited < std::chrono::seconds(cfg_.watchdog_s)) return;
   asking_said_ = asking_seq_;

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -85,5 +86,24 @@ class reader {
   std::string_view in_;
   std::size_t pos_ = 0;
 };
+
+// Runs f; a malformed message from rank `from` (bad framing, values that
+// cannot be decoded, a length beyond memory) ends the run through
+// fatal(cause), naming the rank.
+template <class F, class Fatal>
+void guard_message(int from, F&& f, Fatal&& fatal) {
+  auto say = [&](const std::string& what) { fatal("malformed message from rank " + std::to_string(from) + ": " + what); };
+  try {
+    f();
+  } catch (const malformed_message& e) {
+    say(e.what());
+  } catch (const std::bad_alloc&) {
+    say("a length beyond memory");
+  } catch (const std::length_error&) {
+    say("a length beyond memory");
+  } catch (const std::runtime_error& e) {  // cereal::Exception, among others
+    say(std::string("cannot decode its values: ") + e.what());
+  }
+}
 
 }  // namespace tascell::detail::net

@@ -66,15 +66,14 @@ network::network(host& h, const settings& cfg, transport& link, int rank, int si
     : host_(h), cfg_(cfg), link_(&link), rank_(rank), size_(size) {
   rng_ = (cfg.seed ? cfg.seed : 1) | 1u;
   root_.place(rank_, size_, rng_);
+  steal_.place(rank_, size_, rng_);
   out_.resize(static_cast<std::size_t>(size_));
   out_count_.assign(static_cast<std::size_t>(size_), 0);
-  loads_.assign(static_cast<std::size_t>(size_), 0);
   ready_ = true;
 }
 
 void network::share_requests_for_testing(const std::vector<char*>& objects) {
-  shared_.attach_for_testing(rank_, objects, host_.workers());
-  stand_all();
+  steal_.share_for_testing(objects, host_.workers());
 }
 
 network::~network() {
@@ -86,19 +85,11 @@ network::~network() {
     bell_.ring_self();
   }
   if (thread_.joinable()) thread_.join();
-  for (auto* list : {&proxies_, &spare_, &standing_})
-    for (proxy* p : *list) {
-      if (!p) continue;
-      delete p->w;
-      delete p;
-    }
 }
 
 void network::wake() { bell_.ring_self(); }
 
-void network::place_worker(int i, void* region) {
-  if (shared_.active()) shared_.place_worker(i, region);
-}
+void network::place_worker(int i, void* region) { steal_.place_worker(i, region); }
 
 void network::init_mpi() {
   mpi_ = mpi_transport::start(init_error_);
@@ -106,6 +97,7 @@ void network::init_mpi() {
   rank_ = mpi_->rank();
   size_ = mpi_->size();
   root_.place(rank_, size_, rng_);
+  steal_.place(rank_, size_, rng_);
   link_ = mpi_.get();
   set_rank(rank_);
   mpi_transport::machine m = mpi_->this_machine();
@@ -116,22 +108,15 @@ void network::init_mpi() {
     bell_.open(m.node, rank_, size_);
     // Requests between processes of this machine through shared memory;
     // the seed's loop (the baseline) keeps MPI.
-    if (local_size_ > 1) {
-      bool wanted = cfg_.node_requests == request_path::shared && cfg_.loop == message_loop::adaptive;
-      std::string why;
-      if (shared_.open(m.node, wanted, rank_, size_, cfg_.workers, why)) {
-        stand_all();
-      } else if (cfg_.stats && wanted) {
-        std::fprintf(stderr, "tascell: rank %d: requests from this machine go by MPI: %s\n", rank_, why.c_str());
-      }
-    }
+    if (local_size_ > 1)
+      steal_.open_shared(m.node, cfg_.node_requests == request_path::shared && cfg_.loop == message_loop::adaptive,
+                         cfg_.workers);
     mpi_transport::free_machine(m);
     every_other_rings_ = true;
     for (int r = 0; r < size_; ++r) every_other_rings_ = every_other_rings_ && (r == rank_ || bell_.rings_for(r));
   }
   out_.resize(static_cast<std::size_t>(size_));
   out_count_.assign(static_cast<std::size_t>(size_), 0);
-  loads_.assign(static_cast<std::size_t>(size_), 0);
   mpi_->check_same_binary();
   tracing_ = !cfg_.trace.empty();
   trace_.room = tracing_ ? static_cast<std::size_t>(cfg_.trace_records) : 0;
@@ -277,7 +262,7 @@ void network::thread_main() {
     bool progress = turn();
     if (!progress) {
       pause();
-    } else if (cfg_.loop == message_loop::adaptive && (posted_local_ || filled_inbox_)) {
+    } else if (cfg_.loop == message_loop::adaptive && (steal_.posted_local() || steal_.filled_inbox())) {
       // A local worker has something to do that the next turn would only
       // wait for: let it have the core now (the message thread shares it
       // with a worker when processes are bound to cores). Its answer to a
@@ -304,7 +289,7 @@ void network::thread_main() {
     flush();
     if (now() > deadline) break;
   }
-  shared_.close();
+  steal_.close_shared();
   {
     std::lock_guard<std::mutex> g(ev_m_);
     bell_.close();
@@ -314,25 +299,21 @@ void network::thread_main() {
 
 bool network::turn() {
   bool progress = false;
-  posted_local_ = filled_inbox_ = false;
+  steal_.begin_turn();
   // What workers handed over first (a piece a proxy got goes out before
   // this turn's probes), then what arrived.
   progress |= take_events();
   if (describe_.load(std::memory_order_relaxed)) [[unlikely]]
-    if (worker_impl* pw = describe_.exchange(nullptr, std::memory_order_acq_rel)) describe(pw);
+    if (worker_impl* pw = describe_.exchange(nullptr, std::memory_order_acq_rel)) steal_.describe(pw);
   if (dump_asked.load(std::memory_order_relaxed)) [[unlikely]]
     if (dump_asked.exchange(false, std::memory_order_acq_rel)) describe_all();
-  if (shared_.active()) {
-    bool open = attached_.load(std::memory_order_acquire) && root_.open() && !host_.root_done();
-    shared_.set_accepting(open ? root_.number() : 0);
-    adopt_posted();
-  }
-  progress |= tend_proxies();
+  steal_.adopt_posted_requests();
+  progress |= steal_.tend_proxies();
   progress |= flush();
   progress |= receive_all();
-  progress |= ask_for_work();
-  if (asking_seq_ != 0 && asking_seq_ != asking_said_ && cfg_.watchdog_s != 0) watch_asking();
-  progress |= keep_worker_post();
+  progress |= steal_.ask_for_work();
+  if (cfg_.watchdog_s != 0) steal_.watch();
+  progress |= steal_.keep_worker_post();
   progress |= tend_root();
   progress |= flush();
   progress |= reap_sends();
@@ -348,7 +329,7 @@ bool network::turn() {
   // more: the sender rings again when it sends again.
   // A thief of this machine is writing its shared-memory request: look
   // again soon too.
-  if (rung_not_received() || claims_seen_) quiet_ = 0;
+  if (rung_not_received() || steal_.claims_seen()) quiet_ = 0;
   return progress;
 }
 
@@ -394,16 +375,7 @@ void network::pause() {
   // A request posted through shared memory that has not been answered in
   // time: wake the victim's message thread (the worker may be napping at a
   // join, or the request must be withdrawn at the end of the root call).
-  long post_wait_us = LONG_MAX;
-  if (posted_ && !posted_rung_) {
-    auto waited = now() - asking_since_;
-    if (waited >= shared_requests::ring_after) {
-      bell_.nudge(asking_rank_);
-      posted_rung_ = true;
-    } else {
-      post_wait_us = 1 + std::chrono::duration_cast<std::chrono::microseconds>(shared_requests::ring_after - waited).count();
-    }
-  }
+  long post_wait_us = steal_.posted_wait_us();
   // A request for work is out and every worker is idle: nothing else wants
   // this process's cores, so look again at once instead of sleeping, even
   // when the answer will ring. On this machine a futex wake from another
@@ -417,9 +389,8 @@ void network::pause() {
   // comes through the mailbox, which the idle workers watch and take
   // themselves, and a refusal comes by MPI from this machine, which rings.
   // Spinning, this thread would share a core with those workers.
-  if (asking_seq_ != 0 && !posted_ && all_hungry()) {
-    if (realtime_ && !demoted_) set_realtime(false);
-    sched_yield();
+  if (steal_.spin_for_answer()) {
+    step_aside();
     return;
   }
   if (demoted_) set_realtime(true);
@@ -428,10 +399,7 @@ void network::pause() {
     us = quiet_ < 4 ? 20L << quiet_ : 2000;  // just rung by another process: look again soon
     ++quiet_;
   } else {
-    bool urgent = (asking_seq_ != 0 && polled(asking_rank_)) || link_->sending();
-    for (auto& [seq, p] : backs_) urgent = urgent || polled(p->from);
-    for (int r = 0; r < size_; ++r)
-      urgent = urgent || (r != rank_ && loads_[static_cast<std::size_t>(r)] == 0 && polled(r));
+    bool urgent = steal_.answer_due(polled) || link_->sending();
     if (urgent) quiet_ = 0;
     // Polling is for messages from other machines, and for one rung for
     // but not yet visible; when neither can come, the timeout is only a
@@ -445,19 +413,12 @@ void network::pause() {
     // the full sleep (10 ms when every process rings), with the process
     // idle all that time: about once a root call of fib on 2 x 1 with
     // TASCELL_STATS=1.
-    if (wants_work()) us = sleep_before_ask(us, next_ask_, now());
+    if (steal_.wants_work()) us = sleep_before_ask(us, steal_.next_ask(), now());
   }
   us = std::min(us, post_wait_us);
   if (tracing_ && !asleep_) [[unlikely]] note_span(true);
   bell_.sleep(bell_seen_, us);
   wakeups_.fetch_add(1, std::memory_order_relaxed);
-}
-
-bool network::all_hungry() const {
-  if (!attached_.load(std::memory_order_acquire)) return false;
-  for (int i = 0; i < host_.workers(); ++i)
-    if (!host_.worker(i)->hungry.load(std::memory_order_relaxed)) return false;
-  return true;
 }
 
 int network::load_here() const {
@@ -522,8 +483,8 @@ void network::isend(int to, std::string buf) {
 bool network::reap_sends() { return link_->reap(); }
 
 bool network::receive_all() {
-  bool any = take_mail();
-  if (filled_inbox_) return any;
+  bool any = steal_.take_mail();
+  if (steal_.filled_inbox()) return any;
   std::string buf;
   // Open MPI's MPI_Iprobe looks at the messages it has already taken in
   // and, only when none matches, makes progress (takes in what has
@@ -541,70 +502,20 @@ bool network::receive_all() {
     // A local worker has been given something to do (a request to answer,
     // work to start) and may share this thread's core: let it run first;
     // the next turn looks for more.
-    if (posted_local_ || filled_inbox_) return any;
+    if (steal_.posted_local() || steal_.filled_inbox()) return any;
   }
-}
-
-template <class F>
-void network::guarded(int from, F&& f) {
-  try {
-    f();
-  } catch (const malformed_message& e) {
-    fatal("malformed message from rank " + std::to_string(from) + ": " + e.what());
-  } catch (const cereal::Exception& e) {
-    fatal("malformed message from rank " + std::to_string(from) + ": cannot decode its values: " +
-          e.what());
-  } catch (const std::bad_alloc&) {
-    fatal("malformed message from rank " + std::to_string(from) + ": a length beyond memory");
-  } catch (const std::length_error&) {
-    fatal("malformed message from rank " + std::to_string(from) + ": a length beyond memory");
-  }
-}
-
-bool network::take_mail(bool now_or_never) {
-  bool any = collect_taken();
-  // Idle workers watch the mailbox and take a piece themselves (take_mailed);
-  // taken here, it would wait in the inbox until this thread, which may
-  // share their core, has ended its turn. So this thread takes it only when
-  // no worker has for a while (they may all be busy with their own pieces
-  // after a steal-back, or asleep).
-  if (shared_.mail_state() != shared_requests::mail_is_full) {
-    mail_seen_ = false;
-    return any;
-  }
-  if (!mail_seen_) {
-    mail_seen_ = true;
-    mail_seen_at_ = now();
-  }
-  if (!now_or_never && now() - mail_seen_at_ < std::chrono::microseconds(50) && all_hungry()) return any;
-  mail_seen_ = false;
-  int from = -1;
-  std::string buf;
-  bool claimed = false;
-  guarded(from, [&] { claimed = shared_.claim_mail(from, buf); });
-  if (!claimed) return any;
-  shared_.mail_empty();
-  log_.note(protocol_log::step::mail_in, 0, 0, from);
-  guarded(from, [&] {
-    if (from < 0 || from >= size_ || from == rank_)
-      throw malformed_message("a piece in the mailbox from rank " + std::to_string(from));
-    reader r(buf);
-    on_work(from, r);
-    if (!r.done()) throw malformed_message("bytes after the piece in the mailbox");
-  });
-  return true;
 }
 
 void network::handle_batch(int from, const std::string& buf) {
   // A piece in the mailbox was given before anything this batch may say
   // about it (a STOP, a steal-back): take it first.
-  take_mail(true);
-  guarded(from, [&] {
+  steal_.take_mail(true);
+  guard_message(from, [&] {
     reader r(buf);
     if (r.get<std::uint32_t>("the batch header") != batch_magic)
       throw malformed_message("not a tascell message (bad magic number)");
     std::int32_t load = r.get<std::int32_t>("the sender's load");
-    loads_[static_cast<std::size_t>(from)] = load;
+    steal_.heard_load(from, load);
     // From another machine: more may follow, and only polling finds it.
     if (bell_.rings_for(from)) ++received_rung_;
     else quiet_ = 0;
@@ -612,7 +523,7 @@ void network::handle_batch(int from, const std::string& buf) {
     for (; !r.done(); ++n) handle(from, r);
     if (tracing_) [[unlikely]]
       note(trace_type::recv, 0, from, n, static_cast<std::int64_t>(buf.size()));
-  });
+  }, [&](const std::string& cause) { fatal(cause); });
 }
 
 bool network::take_events() {
@@ -624,15 +535,11 @@ bool network::take_events() {
   }
   // A piece a worker took from the mailbox is recorded before any event of
   // it (its end) is handled.
-  collect_taken();
+  steal_.collect_taken();
   for (event& e : evs) {
     switch (e.kind) {
-      case event::finished: send_result(e.t); break;
-      case event::cancelled: {
-        writer w(begin(e.t->from_rank, msg::cancel_up));
-        w.put(e.t->from_handle);
-        break;
-      }
+      case event::finished: steal_.send_result(e.t); break;
+      case event::cancelled: steal_.send_cancel_up(e.t); break;
       case event::improved: root_.spread_incumbent(e.id, e.bytes, -1, -1); break;
       case event::published: root_.publish(e.id, e.key, e.stamp, e.bytes); break;
       case event::root_begin:
@@ -641,9 +548,7 @@ bool network::take_events() {
         } catch (const malformed_message& e) {
           fatal(std::string("malformed incumbent value received before this root call began: ") + e.what());
         }
-        refusals_ = 0;
-        next_ask_ = now();
-        for (auto [from, seq] : std::exchange(deferred_, {})) on_request(from, seq, 0);
+        steal_.root_begun();
         break;
       case event::root_end: root_.end_here(std::move(e.bytes)); break;
       case event::raw: isend(e.to, std::move(e.bytes)); break;
@@ -662,30 +567,12 @@ bool network::take_events() {
 void network::handle(int from, reader& r) {
   auto type = r.get<msg>("a message type");
   switch (type) {
-    case msg::request: {
-      auto n = r.get<std::uint64_t>("a root call number");
-      auto seq = r.get<std::uint64_t>("a request number");
-      auto wanted = r.get<std::uint64_t>("a wanted piece");
-      if (!root_.in_root() && n == root_.number() + 1 && !wanted) {
-        // The asker has begun the next root call and this process has not
-        // yet: answer when it begins, rather than refuse and make the asker
-        // back off just when the work appears.
-        deferred_.push_back({from, seq});
-        return;
-      }
-      if (n != root_.number()) {
-        writer w(begin(from, msg::refuse));
-        w.put(seq);
-        return;
-      }
-      on_request(from, seq, wanted);
-      return;
-    }
-    case msg::work: on_work(from, r); return;
-    case msg::refuse: on_refuse(from, r.get<std::uint64_t>("a request number")); return;
-    case msg::result: on_result(from, r); return;
-    case msg::stop: on_stop(from, r.get<std::uint64_t>("a piece handle")); return;
-    case msg::cancel_up: on_cancel_up(from, r.get<std::uint64_t>("a piece handle")); return;
+    case msg::request: steal_.on_request_message(from, r); return;
+    case msg::work: steal_.on_work(from, r); return;
+    case msg::refuse: steal_.on_refuse(from, r.get<std::uint64_t>("a request number")); return;
+    case msg::result: steal_.on_result(from, r); return;
+    case msg::stop: steal_.on_stop(from, r.get<std::uint64_t>("a piece handle")); return;
+    case msg::cancel_up: steal_.on_cancel_up(from, r.get<std::uint64_t>("a piece handle")); return;
     case msg::root_done: root_.on_done(from, r); return;
     case msg::root_ack: root_.on_ack(from, r); return;
     case msg::root_finish: root_.on_finish(from, r); return;
@@ -700,11 +587,30 @@ void network::handle(int from, reader& r) {
   throw malformed_message("unknown message type " + std::to_string(static_cast<int>(type)));
 }
 
-std::vector<std::int64_t> network::take_steal_latencies() {
-  std::lock_guard<std::mutex> g(lat_m_);
-  std::vector<std::int64_t> v;
-  v.swap(latencies_);
-  return v;
+// --- workers ---
+
+void network::piece_finished(task* t, worker_impl* w) {
+  bool owed = steal_.piece_finishing(w);
+  std::lock_guard<std::mutex> g(ev_m_);
+  events_.push_back({event::finished, t, 0, 0, {}});
+  if (!owed) bell_.ring_self();  // else rung when the answer to w's request comes (ring_owed_)
+}
+
+void network::piece_cancelled(task* t) {
+  std::lock_guard<std::mutex> g(ev_m_);
+  events_.push_back({event::cancelled, t, 0, 0, {}});
+  bell_.ring_self();
+}
+
+// --- what the protocols use of this loop (loop_services) ---
+
+loop_services::time_point network::now() const { return link_->now(); }
+
+void network::nudge(int rank) { bell_.nudge(rank); }
+
+void network::step_aside() {
+  if (realtime_ && !demoted_) set_realtime(false);
+  sched_yield();
 }
 
 // --- root calls (the calling thread, and the end of one on this thread) ---
@@ -730,17 +636,8 @@ bool network::root_over(std::string& outcome) { return root_.take_over(outcome);
 
 bool network::tend_root() {
   if (!root_.ending()) return false;
-  // A request armed for a worker is taken back; one a worker made is adopted
-  // (and answered) first.
-  if (!disarm_worker_post() && adopt_worker_post()) return true;
-  if (asking_seq_ || !proxies_.empty() || !backs_.empty()) return false;
-  // No request posted through shared memory is left unadopted (it stops
-  // accepting them first); one posted meanwhile is adopted, and withdrawn,
-  // soon (the back-off starts over).
-  if (!shared_.quiet()) {
-    claims_seen_ = true;
-    return false;
-  }
+  bool acted = false;
+  if (!steal_.quiet_for_root_end(acted)) return acted;
   return root_.finish_here();
 }
 

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "../settings.hpp"
-#include "../worker.hpp"
+#include "../trace.hpp"
 #include "doorbell.hpp"
 #include "frame.hpp"
 #include "host.hpp"
@@ -28,15 +28,8 @@
 #include "protocol_log.hpp"
 #include "root_protocol.hpp"
 #include "shared_requests.hpp"
+#include "steal_protocol.hpp"
 #include "transport.hpp"
-
-namespace tascell::detail {
-// claim_delay_for_testing (testing.hpp).
-extern std::atomic<int> claim_delay_us_for_testing;
-// Called, when set, where claim_delay_for_testing waits: the protocol
-// simulation runs other steps there, as if the worker were preempted.
-extern void (*claim_window_for_testing)();
-}  // namespace tascell::detail
 
 namespace tascell::detail::net {
 
@@ -47,7 +40,7 @@ bool launched_by_mpi(const settings& cfg);
 // message thread.
 extern std::atomic<bool> dump_asked;
 
-class network final : public outbox {
+class network final : public outbox, public loop_services {
  public:
   // Starts the message thread, which initialises MPI and checks that every
   // process runs the same binary; returns once the ranks are known.
@@ -76,7 +69,7 @@ class network final : public outbox {
   bool realtime() const { return realtime_; }
   // Requests from processes on this machine may come through shared memory
   // (TASCELL_NODE_REQUESTS=shared, shared_requests.hpp).
-  bool shares_requests() const { return shared_.active(); }
+  bool shares_requests() const { return steal_.shares_requests(); }
   // Before worker i is constructed at `region`: its first page is mapped
   // from this process's shared-memory object, when there is one.
   void place_worker(int i, void* region);
@@ -89,7 +82,7 @@ class network final : public outbox {
   // A piece that another process sent for this one, or nullptr; a worker
   // that gets nullptr counts as hungry (when it says it may take work) until
   // it runs something.
-  task* take_work(worker_impl* w, bool hungry = true);
+  task* take_work(worker_impl* w, bool hungry = true) { return steal_.take_work(w, hungry); }
   // A piece from another process finished on worker w of this one
   // (run_task): its outputs go back. The network owns t from here on. A
   // worker that goes back to looking for work (nothing under it) counts as
@@ -104,7 +97,7 @@ class network final : public outbox {
   // A board was written here: send the write to every process.
   void board_published(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string value);
   // Wakes the message thread if it sleeps (a proxy's request was answered).
-  void wake();
+  void wake() override;
   // A worker of this process has given t for the proxy `proxy_worker`, not
   // yet handed it over: when the proxy answers a request that a thief on
   // this machine posted through shared memory, writes t into that thief's
@@ -112,15 +105,13 @@ class network final : public outbox {
   // thief's rank; then, once t is handed to the proxy, the worker calls
   // mail_sent(rank), which lets the thief see it. -1 when t must go by MPI
   // (the message thread sends it, as before).
-  int mail_piece(worker_impl* proxy_worker, task* t);
-  void mail_sent(int thief);
+  int mail_piece(worker_impl* proxy_worker, task* t) { return steal_.mail_piece(proxy_worker, t); }
+  void mail_sent(int thief) { steal_.mail_sent(thief); }
   // A request of this process for work is out: idle workers should stay
   // awake for the answer.
   // (Until a worker has taken the answer: a worker that naps then would
   // start it tens of microseconds late.)
-  bool expecting_work() const {
-    return expecting_.load(std::memory_order_relaxed) || inbox_.load(std::memory_order_relaxed) != nullptr;
-  }
+  bool expecting_work() const { return steal_.expecting_work(); }
   // The runtime's workers exist: the message thread may look at them.
   void attach() { attached_.store(true, std::memory_order_release); }
   // The workers are about to go: sends on what workers posted last (the
@@ -149,23 +140,23 @@ class network final : public outbox {
   // the request by MPI instead).
   // through_shared_memory: set to whether it went to the victim's workers
   // directly (else the message thread sends it by MPI).
-  bool post_request(bool* through_shared_memory = nullptr);
+  bool post_request(bool* through_shared_memory = nullptr) { return steal_.post_request(through_shared_memory); }
 
   // Figures since the start (the runtime takes differences per root call).
   std::int64_t bytes_sent() const { return bytes_sent_.load(std::memory_order_relaxed); }
   std::int64_t messages_sent() const { return messages_sent_.load(std::memory_order_relaxed); }
   std::int64_t batches_sent() const { return batches_sent_.load(std::memory_order_relaxed); }
   std::int64_t wakeups() const { return wakeups_.load(std::memory_order_relaxed); }
-  std::int64_t requests_posted() const { return posts_.load(std::memory_order_relaxed); }
+  std::int64_t requests_posted() const { return steal_.requests_posted(); }
   // ... of which an idle worker posted itself (post_request).
-  std::int64_t requests_posted_by_workers() const { return worker_posts_.load(std::memory_order_relaxed); }
+  std::int64_t requests_posted_by_workers() const { return steal_.requests_posted_by_workers(); }
   // Pieces this process gave through a thief's mailbox (mail_piece).
-  std::int64_t pieces_mailed() const { return mailed_.load(std::memory_order_relaxed); }
+  std::int64_t pieces_mailed() const { return steal_.pieces_mailed(); }
   // Incumbent improvements that came for a root call this process had not
   // begun, held until it began (the protocol simulation counts them).
   std::uint64_t incumbents_held_early() const { return root_.held_early(); }
   std::uint64_t incumbents_held_improved() const { return root_.early_improved(); }
-  std::vector<std::int64_t> take_steal_latencies();
+  std::vector<std::int64_t> take_steal_latencies() { return steal_.take_steal_latencies(); }
 
   // TASCELL_STATS with several processes: every process sends the figures
   // of root call `number` to rank 0 (send_stats); rank 0 waits up to
@@ -208,23 +199,6 @@ class network final : public outbox {
     std::string bytes;
     std::uint64_t key = 0, stamp = 0;  // board writes
   };
-  // A worker-like object through which the message thread asks a local
-  // worker for work on behalf of another process; it then stands for the
-  // remote thief of the piece it got (its `requester` receives local
-  // steal-back requests).
-  struct proxy {
-    worker_impl* w = nullptr;  // the requester object (remote_rank set)
-    int from = -1;             // the process that asked
-    std::uint64_t seq = 0;     // its request number
-    task* wanted = nullptr;    // steal-back: the local piece asked for
-    std::vector<worker_impl*> tried;  // local victims asked already
-    worker_impl* victim = nullptr;    // the one being asked now
-    task* given = nullptr;     // the piece sent (until its result returns)
-    std::uint64_t handle = 0;  // its handle
-    bool stop_sent = false;
-    // A local steal-back forwarded through this proxy: its request number.
-    std::uint64_t back_seq = 0;
-  };
   void thread_main();
   void init_mpi();
   void take_priority();  // TASCELL_MSG_PRIORITY
@@ -232,13 +206,20 @@ class network final : public outbox {
   bool set_realtime(bool on);
   // Waits until the message thread has sent on every event posted so far.
   void quiesce();
-  [[noreturn]] void fatal(const std::string& cause);
+  // loop_services (steal_protocol.hpp).
+  [[noreturn]] void fatal(const std::string& cause) override;
+  time_point now() const override;
+  void nudge(int rank) override;
+  void step_aside() override;
+  bool attached() const override { return attached_.load(std::memory_order_acquire); }
+  bool tracing() const override { return tracing_; }
+  void note(trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b = 0, std::int64_t c = 0) override;
+  void note_at(std::int64_t when, trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b = 0,
+               std::int64_t c = 0) override;
 
   // The loop's steps; each returns true when it did something.
   bool receive_all();
   bool take_events();
-  bool tend_proxies();
-  bool ask_for_work();
   bool tend_root();
   bool flush();
   void isend(int to, std::string buf);
@@ -250,88 +231,14 @@ class network final : public outbox {
   void queue_batch(int to);  // out_[to] is complete: to the send queue
   void handle_batch(int from, const std::string& buf);
   void handle(int from, reader& r);
-  void on_request(int from, std::uint64_t seq, std::uint64_t wanted);
-  void on_work(int from, reader& r);
-  void on_refuse(int from, std::uint64_t seq);
-  void on_result(int from, reader& r);
-  void on_stop(int from, std::uint64_t handle);
-  void on_cancel_up(int from, std::uint64_t handle);
   void on_stats(int from, reader& r);
-  // The piece in this process's mailbox, if any, as a WORK from its sender
-  // (after recording one a worker took: collect_taken).
-  // now_or_never: also when idle workers could take it soon.
-  bool take_mail(bool now_or_never = false);
-  // A worker took the piece in the mailbox and runs it (take_mailed): record
-  // it as on_work would. True when there was one.
-  bool collect_taken();
-  // Worker side: the piece in the mailbox, or nullptr.
-  task* take_mailed(worker_impl* w);
-  // A WORK message's piece, made (no state of the message thread touched).
-  task* unpack_work(int from, reader& r, std::uint64_t& seq);
-  // The request out was answered with work.
-  void answered();
-  // A message about piece `handle` given to `from` came, and given_ does
-  // not have it: it may have gone through the mailbox, its proxy not looked
-  // at yet (collect_mailed). The proxy, or nullptr.
-  proxy* given_proxy(int from, std::uint64_t handle);
-  void collect_mailed();
-  // Runs f, turning a malformed message from `from` into a fatal error.
-  template <class F>
-  void guarded(int from, F&& f);
-
-  // Stealing.
-  bool ask_local(proxy& p);  // posts p's request to a local worker
-  // Answers the local worker that asks through p (a steal-back) with t, or
-  // `refused`.
-  void answer(proxy& p, task* t);
-  // The answer to the steal-back request seq came: t or `refused`. False
-  // when no such request is out.
-  bool answer_back(std::uint64_t seq, task* t);
-  void send_work(proxy& p, task* t);
-  void send_result(task* t);
-  int choose_victim_rank();
-  // Requests a worker may post (post_request): armed by the message thread
-  // when it could ask but the workers are not all idle yet, taken by the
-  // first worker that finds them all idle, adopted by the message thread as
-  // its own request (asking_seq_, ...). keep_worker_post() arms, disarms or
-  // adopts as the state of the root call asks; adopt_worker_post() adopts a
-  // post that was made (waiting out one being made) and sends a request
-  // that could not be posted by MPI.
-  bool keep_worker_post();
-  bool adopt_worker_post();
-  // Takes the armed request back; false when a worker took it first (then
-  // adopt it).
-  bool disarm_worker_post();
-  // Whether this process may ask for work now, the workers' idleness and
-  // the inbox apart: in a root call that has not ended, no request out.
-  bool may_ask() const;
-  proxy* make_proxy();  // a fresh proxy, not yet in use
-  proxy* new_proxy();   // ... in use (proxies_)
-  // Requests that thieves on this machine posted through shared memory
-  // become proxies in use; each such thief gets a new standing proxy.
-  void adopt_posted();
-  void stand(int thief, int k);  // in slot k (shared_requests::slots_per_thief)
-  void stand_all();
-  void free_proxy(proxy* p);
   int load_here() const;
-  bool all_hungry() const;
-  // This process has nothing to run: nothing in the inbox (it holds one
-  // piece, which the answer to a new request would overwrite), every worker
-  // idle. The rule for asking, whoever asks: the message thread
-  // (wants_work) or an idle worker claiming an armed request (post_request).
-  bool out_of_work() const;
-  // This process would ask another for work now but for the pause after
-  // refusals (next_ask_): in a root call, no request out, out of work.
-  // ask_for_work() and pause() both use it.
-  bool wants_work() const;
-
   host& host_;
   settings cfg_;
   // How batches travel: MPI (made by the message thread, which alone calls
   // MPI), or a simulation's.
   std::unique_ptr<mpi_transport> mpi_;
   transport* link_ = nullptr;
-  std::chrono::steady_clock::time_point now() const { return link_->now(); }
   int rank_ = 0, size_ = 1;
   int local_rank_ = 0, local_size_ = 1;
   cpu_sharing cpus_here_ = cpu_sharing::alone;
@@ -357,107 +264,28 @@ class network final : public outbox {
   bool every_other_rings_ = false;    // every other process is on this machine (its sends ring)
   std::atomic<bool> shutdown_{false};
   std::atomic<worker_impl*> describe_{nullptr};  // describe_proxy()
-  void describe(const worker_impl* proxy_worker) const;
-  // A proxy in proxies_, in words (describe and describe_all).
-  void say_in_use(std::ostream& m, const proxy& p) const;
-  // TASCELL_WATCHDOG for this process's own request for work: after that
-  // many seconds without an answer, says so once (describe.cpp).
-  void watch_asking();
   // SIGUSR1 (mpirun forwards it to every process): the message thread says
   // what this process has out and in, and what each worker is doing
   // (describe.cpp). Installed only over the default action.
   void catch_dump_signal();
-  std::string say_log() const;  // log_, one step a line
-  std::uint64_t asking_said_ = 0;  // the request watch_asking() spoke of
   std::atomic<bool> attached_{false};
-  std::atomic<bool> expecting_{false};
-
-  // Pieces received for this process, waiting for a worker.
-  std::atomic<task*> inbox_{nullptr};
   // The last steps of asking and receiving (SIGUSR1 and internal errors).
   protocol_log log_;
-  // Root calls, incumbents and the board (root_protocol.hpp).
+  // Root calls, incumbents and the board (root_protocol.hpp); stealing
+  // (steal_protocol.hpp).
   root_protocol root_{host_, cfg_, *this, log_};
-
-  // The request a worker may post (post_request). armed_ is written by the
-  // message thread while the state is `none`, and by the worker that
-  // claimed it (its time) before `posted` or `failed`. arm_ holds the state
-  // in its low bits and, above them, how many requests have been armed: a
-  // worker claims only the arming it saw ready when it found its process
-  // out of work. Without the count, a worker that saw one arming, was
-  // preempted, and then claimed the next (taken back, asked, answered and
-  // re-armed meanwhile, with the answer waiting in the inbox) posted a
-  // request whose answer overwrote that piece: the lost piece of the rare
-  // hang (decisions.md, "The lost piece").
-  enum arm_state : int { arm_none, arm_ready, arm_claimed, arm_posted, arm_failed };
-  static int arm_state_of(std::uint64_t word) { return static_cast<int>(word & 7); }
-  static std::uint64_t arm_word(std::uint64_t word, int state) {
-    return (word & ~std::uint64_t{7}) | static_cast<std::uint64_t>(state);
-  }
-  struct armed_request {
-    int rank = -1;
-    std::uint64_t seq = 0, root = 0, start = 0;
-    bool largest = false;
-    std::chrono::steady_clock::time_point claimed;
-    std::int64_t claimed_trace = 0;  // trace_now() then, when tracing
-  };
-  std::atomic<std::uint64_t> arm_{arm_none};
-  armed_request armed_;
-  std::mutex lat_m_;
-  std::vector<std::int64_t> latencies_;
+  steal_protocol steal_{host_, cfg_, *this, log_, root_, *this};
 
   // --- message thread only ---
   std::vector<std::string> out_;  // batches being built, per destination
   std::deque<std::pair<int, std::string>> to_send_;  // batches ready to go, in order
-  std::vector<int> loads_;        // last load heard from each rank
   unsigned quiet_ = 0;            // turns without a message (back-off)
-  std::vector<proxy*> proxies_;   // in use
-  std::vector<proxy*> spare_;
-  std::map<std::uint64_t, proxy*> given_;  // handle -> proxy of a piece given away
-  std::map<std::pair<int, std::uint64_t>, task*> received_;  // (rank, handle) -> piece here
-  std::map<std::uint64_t, proxy*> backs_;  // steal-back request number -> proxy
-  std::uint64_t next_seq_ = 1;
-  // Requests for the next root call, which this process has not begun yet.
-  std::vector<std::pair<int, std::uint64_t>> deferred_;
-  // The request this process has out for work (0: none).
-  std::uint64_t asking_seq_ = 0;
-  int asking_rank_ = -1;
-  std::chrono::steady_clock::time_point asking_since_;
-  std::chrono::steady_clock::time_point next_ask_;
-  int refusals_ = 0;
-  // The request out was posted through shared memory (shared_requests);
-  // the victim's doorbell was rung because its answer was late.
-  bool posted_ = false;
-  bool posted_rung_ = false;
-  // Shared-memory requests: this process's object and the other processes'
-  // on this machine; a standing proxy per thief there (by world rank); a
-  // thief was writing its slot at the last look.
-  shared_requests shared_;
-  std::vector<proxy*> standing_;
-  bool claims_seen_ = false;
   std::uint64_t rng_;
   std::atomic<std::int64_t> bytes_sent_{0};
   std::atomic<std::int64_t> messages_sent_{0};
   std::atomic<std::int64_t> batches_sent_{0};
   std::atomic<std::int64_t> wakeups_{0};  // sleeps of the message thread (pause)
-  std::atomic<std::int64_t> posts_{0};    // requests posted through shared memory
-  std::atomic<std::int64_t> worker_posts_{0};  // ... by a worker (post_request)
-  std::atomic<std::int64_t> mailed_{0};  // pieces given through a mailbox (mail_piece)
-  // The piece a worker took from the mailbox (take_mailed), for
-  // collect_taken: written before the mailbox says `taken`.
-  task* mail_task_ = nullptr;
-  std::uint64_t mail_seq_ = 0;
-  std::chrono::steady_clock::time_point mail_taken_at_;
-  // A piece's outputs wait for the answer to the request posted when it
-  // ended (piece_finished); whoever takes that answer rings.
-  std::atomic<bool> ring_owed_{false};
-  std::atomic<std::int64_t> owed_since_ns_{0};  // now() then, in ns
-  static constexpr std::int64_t owed_ring_after_ns = 50'000;
-  std::atomic<bool> mail_bad_{false};
-  bool mail_seen_ = false;  // take_mail saw the mailbox full at mail_seen_at_
-  std::chrono::steady_clock::time_point mail_seen_at_;  // a worker could not read it: the message thread takes it
   std::vector<std::int64_t> out_count_;  // messages in out_[to]
-
   // TASCELL_STATS: figures from the other processes, by root call (rank 0).
   std::mutex stats_m_;
   std::condition_variable stats_cv_;
@@ -470,20 +298,12 @@ class network final : public outbox {
   bool sync_asked_ = false;      // a sync event was taken: done after the next flush
   bool realtime_ = false;  // the message thread runs at real-time priority
   bool demoted_ = false;   // ... but has left it while it waits for work, spinning
-  // This turn of the loop asked a local worker for work on behalf of
-  // another process (its answer rings the bell), or put work from another
-  // process into the inbox for idle workers.
-  bool posted_local_ = false;
-  bool filled_inbox_ = false;
   std::mutex sync_m_;
   std::condition_variable sync_cv_;
   bool synced_ = false;
   trace_clock clock_;
   bool asleep_ = false;          // in an "asleep" span
   std::int64_t span_since_ = 0;  // start of the current span
-  void note(trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b = 0, std::int64_t c = 0);
-  void note_at(std::int64_t when, trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b = 0,
-               std::int64_t c = 0);
   void note_span(bool asleep);   // the current span ends; the next is asleep or not
 };
 

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "network.hpp"
 
 namespace tascell::detail::net {

@@ -1,22 +1,13 @@
-// Stealing between processes.
-//
-// Thief process: when every worker is hungry, the message thread sends one
-// REQUEST to a victim process; the WORK that answers goes into the inbox,
-// where an idle worker takes it; when the piece has run, its RESULT goes
-// back. A worker waiting at a join for a piece held by another process
-// steals back through that piece's proxy: a REQUEST naming the piece.
-//
-// Victim process: a REQUEST is served by a proxy, a worker-like object that
-// asks a local worker for work exactly as a local thief would (the worker
-// gives at its next poll, by temporary backtracking), then sends the piece
-// as bytes. The proxy stands for the remote thief until the RESULT comes:
-// stops are forwarded to it, and local steal-backs go through it.
+// Stealing between processes (steal_protocol.hpp).
+#include <climits>
+#include <cstdio>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include "../worker.hpp"
 #include "giver.hpp"
-#include "network.hpp"
+#include "steal_protocol.hpp"
 #include "registry.hpp"
 #include "tascell/detail/entry.hpp"
 #include "tascell/wire.hpp"
@@ -27,7 +18,7 @@ using clock = std::chrono::steady_clock;
 
 // --- worker side ---
 
-task* network::take_work(worker_impl* w, bool hungry) {
+task* steal_protocol::take_work(worker_impl* w, bool hungry) {
   // A piece in this process's mailbox (shared_requests.hpp): taken here,
   // without waiting for the message thread to wake and move it.
   if (task* m = take_mailed(w)) return m;
@@ -54,12 +45,12 @@ task* network::take_work(worker_impl* w, bool hungry) {
     bool late = ring_owed_.load(std::memory_order_relaxed) &&
                 now().time_since_epoch().count() - owed_since_ns_.load(std::memory_order_relaxed) > owed_ring_after_ns &&
                 ring_owed_.exchange(false, std::memory_order_relaxed);
-    if (first || posted || late) wake();
+    if (first || posted || late) loop_.wake();
   }
   return nullptr;
 }
 
-bool network::post_request(bool* through_shared_memory) {
+bool steal_protocol::post_request(bool* through_shared_memory) {
   // A request is armed also while a piece waits in the inbox
   // (keep_worker_post); out_of_work() keeps it until that piece has been
   // taken. (The piece was stored before the request was armed: seen here
@@ -73,7 +64,7 @@ bool network::post_request(bool* through_shared_memory) {
   // answer can have filled the inbox since out_of_work() looked.
   if (!arm_.compare_exchange_strong(seen, arm_word(seen, arm_claimed), std::memory_order_acq_rel)) return false;
   armed_.claimed = now();
-  if (tracing_) armed_.claimed_trace = trace_now();
+  if (loop_.tracing()) armed_.claimed_trace = trace_now();
   expecting_.store(true, std::memory_order_relaxed);
   bool ok = shared_.post(armed_.rank, armed_.root, armed_.seq, armed_.largest, armed_.start);
   log_.note(protocol_log::step::claim, armed_.seq, ok);
@@ -82,7 +73,7 @@ bool network::post_request(bool* through_shared_memory) {
   return true;
 }
 
-void network::piece_finished(task* t, worker_impl* w) {
+bool steal_protocol::piece_finishing(worker_impl* w) {
   // Nothing under the piece: not the root task (rank 0 runs it at depth 0,
   // busy), no piece it was nested in, no fiber waiting.
   bool posted = false;
@@ -90,8 +81,6 @@ void network::piece_finished(task* t, worker_impl* w) {
     w->hungry.store(true, std::memory_order_relaxed);
     post_request(&posted);
   }
-  std::lock_guard<std::mutex> g(ev_m_);
-  events_.push_back({event::finished, t, 0, 0, {}});
   // When the next request went to a process of this machine through shared
   // memory, the outputs wait until its answer has come (take_mailed, or the
   // answer by MPI, which rings): woken now, this process's message thread,
@@ -101,12 +90,11 @@ void network::piece_finished(task* t, worker_impl* w) {
   if (posted) {
     owed_since_ns_.store(now().time_since_epoch().count(), std::memory_order_relaxed);
     ring_owed_.store(true, std::memory_order_relaxed);
-  } else {
-    bell_.ring_self();
   }
+  return posted;
 }
 
-int network::mail_piece(worker_impl* proxy_worker, task* t) {
+int steal_protocol::mail_piece(worker_impl* proxy_worker, task* t) {
   // Read before the piece is handed over (the message thread may reuse the
   // proxy then); written by the message thread before it published the
   // proxy (remote_rank last, with release).
@@ -134,7 +122,7 @@ int network::mail_piece(worker_impl* proxy_worker, task* t) {
   return thief;
 }
 
-void network::mail_sent(int thief) {
+void steal_protocol::mail_sent(int thief) {
   shared_.publish_mail(thief);
   mailed_.fetch_add(1, std::memory_order_relaxed);
   // The message thread is not woken: it records the piece at its next turn,
@@ -142,15 +130,10 @@ void network::mail_sent(int thief) {
   // request finds another slot free (slots_per_thief).
 }
 
-void network::piece_cancelled(task* t) {
-  std::lock_guard<std::mutex> g(ev_m_);
-  events_.push_back({event::cancelled, t, 0, 0, {}});
-  bell_.ring_self();
-}
 
 // --- thief side ---
 
-int network::choose_victim_rank() {
+int steal_protocol::choose_victim_rank() {
   auto random_other = [&] {
     rng_ ^= rng_ << 13;
     rng_ ^= rng_ >> 7;
@@ -176,15 +159,15 @@ int network::choose_victim_rank() {
   return random_other();
 }
 
-bool network::may_ask() const {
+bool steal_protocol::may_ask() const {
   return size_ >= 2 && root_.open() && !host_.root_done() && !asking_seq_;
 }
 
-bool network::out_of_work() const { return !inbox_.load(std::memory_order_acquire) && all_hungry(); }
+bool steal_protocol::out_of_work() const { return !inbox_.load(std::memory_order_acquire) && all_hungry(); }
 
-bool network::wants_work() const { return may_ask() && out_of_work(); }
+bool steal_protocol::wants_work() const { return may_ask() && out_of_work(); }
 
-bool network::keep_worker_post() {
+bool steal_protocol::keep_worker_post() {
   std::uint64_t word = arm_.load(std::memory_order_acquire);
   int st = arm_state_of(word);
   if (st >= arm_claimed) return adopt_worker_post();
@@ -192,7 +175,7 @@ bool network::keep_worker_post() {
   // worker can claim only when every worker is idle, so after that piece has
   // been taken, and when it has run the request leaves at once. Arming only
   // at the next turn would wait for this thread to wake.
-  bool can = shared_.active() && cfg_.loop == message_loop::adaptive && attached_.load(std::memory_order_acquire) &&
+  bool can = shared_.active() && cfg_.loop == message_loop::adaptive && loop_.attached() &&
              may_ask() && now() >= next_ask_;
   if (st == arm_ready) {
     if (!can && !disarm_worker_post()) return adopt_worker_post();
@@ -211,7 +194,7 @@ bool network::keep_worker_post() {
   return false;
 }
 
-bool network::disarm_worker_post() {
+bool steal_protocol::disarm_worker_post() {
   std::uint64_t word = arm_.load(std::memory_order_acquire);
   if (arm_state_of(word) == arm_ready &&
       arm_.compare_exchange_strong(word, arm_word(word, arm_none), std::memory_order_acq_rel)) {
@@ -221,7 +204,7 @@ bool network::disarm_worker_post() {
   return arm_state_of(word) == arm_none;
 }
 
-bool network::adopt_worker_post() {
+bool steal_protocol::adopt_worker_post() {
   int st = arm_state_of(arm_.load(std::memory_order_acquire));
   if (st < arm_claimed) return false;
   // A worker between its claim and the end of its post: a few atomics (its
@@ -230,8 +213,7 @@ bool network::adopt_worker_post() {
   // never let it run again, so the thread leaves that priority (as pause()
   // does) and takes it again before it sleeps.
   while (st == arm_claimed) {
-    if (realtime_ && !demoted_) set_realtime(false);
-    sched_yield();
+    loop_.step_aside();
     st = arm_state_of(arm_.load(std::memory_order_acquire));
   }
   const armed_request& a = armed_;
@@ -242,12 +224,12 @@ bool network::adopt_worker_post() {
   posted_ = st == arm_posted;
   posted_rung_ = false;
   log_.note(protocol_log::step::adopt, a.seq, posted_, a.rank);
-  if (tracing_) note_at(a.claimed_trace, trace_type::ask, 0, a.rank, posted_ ? 1 : 0);
+  if (loop_.tracing()) loop_.note_at(a.claimed_trace, trace_type::ask, 0, a.rank, posted_ ? 1 : 0);
   if (posted_) {
     posts_.fetch_add(1, std::memory_order_relaxed);
     worker_posts_.fetch_add(1, std::memory_order_relaxed);
   } else {
-    writer w(begin(a.rank, msg::request));
+    writer w(out_.begin(a.rank, msg::request));
     w.put(a.root);
     w.put(a.seq);
     w.put(std::uint64_t{0});
@@ -256,7 +238,7 @@ bool network::adopt_worker_post() {
   return true;
 }
 
-bool network::ask_for_work() {
+bool steal_protocol::ask_for_work() {
   if (adopt_worker_post()) return true;
   auto started = now();
   if (started < next_ask_ || !wants_work()) return false;
@@ -272,19 +254,19 @@ bool network::ask_for_work() {
   posted_ = shared_.post(to, root_.number(), asking_seq_, cfg_.remote_giver == giver_choice::largest, rng_ >> 17);
   posted_rung_ = false;
   log_.note(protocol_log::step::ask, asking_seq_, posted_, to);
-  if (tracing_) note(trace_type::ask, 0, to, posted_ ? 1 : 0);
+  if (loop_.tracing()) loop_.note(trace_type::ask, 0, to, posted_ ? 1 : 0);
   if (posted_) {
     posts_.fetch_add(1, std::memory_order_relaxed);
     return true;
   }
-  writer w(begin(to, msg::request));
+  writer w(out_.begin(to, msg::request));
   w.put(root_.number());
   w.put(asking_seq_);
   w.put(std::uint64_t{0});
   return true;
 }
 
-task* network::unpack_work(int from, reader& r, std::uint64_t& seq) {
+task* steal_protocol::unpack_work(int from, reader& r, std::uint64_t& seq) {
   seq = r.get<std::uint64_t>("a request number");
   auto kind_id = r.get<std::uint64_t>("a kind of work");
   auto handle = r.get<std::uint64_t>("a piece handle");
@@ -308,14 +290,14 @@ task* network::unpack_work(int from, reader& r, std::uint64_t& seq) {
   return t;
 }
 
-void network::on_work(int from, reader& r) {
+void steal_protocol::on_work(int from, reader& r) {
   adopt_worker_post();  // the answer to a worker's post may come before its adoption
   std::uint64_t seq = 0;
   task* t = unpack_work(from, r, seq);
   std::uint64_t handle = t->from_handle;
   received_[{from, handle}] = t;
   log_.note(protocol_log::step::work, seq, handle, from);
-  if (tracing_) note(trace_type::arrived, piece_flow_id(from, handle), from);
+  if (loop_.tracing()) loop_.note(trace_type::arrived, piece_flow_id(from, handle), from);
   if (seq == asking_seq_ && from == asking_rank_) {
     answered();
     t->asked_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(asking_since_.time_since_epoch()).count();
@@ -339,14 +321,14 @@ void network::on_work(int from, reader& r) {
   }
 }
 
-void network::answered() {
+void steal_protocol::answered() {
   asking_seq_ = 0;
   posted_ = false;
   expecting_.store(false, std::memory_order_relaxed);
   refusals_ = 0;
 }
 
-task* network::take_mailed(worker_impl* w) {
+task* steal_protocol::take_mailed(worker_impl* w) {
   if (shared_.mail_state() != shared_requests::mail_is_full || mail_bad_.load(std::memory_order_relaxed))
     return nullptr;
   int from = -1;
@@ -364,7 +346,7 @@ task* network::take_mailed(worker_impl* w) {
     delete t;
     mail_bad_.store(true, std::memory_order_relaxed);
     if (from != -1) shared_.mail_full_again();
-    wake();
+    loop_.wake();
     return nullptr;
   }
   t->thief.store(w, std::memory_order_seq_cst);
@@ -380,19 +362,18 @@ task* network::take_mailed(worker_impl* w) {
   // piece ends. (Not rung, it woke only when the piece ended, and the
   // request left 20-30 us later: UTS T3 on 2 x 1 idled that long per steal.)
   ring_owed_.store(false, std::memory_order_relaxed);
-  bell_.ring_self();
+  loop_.wake();
   return t;
 }
 
-bool network::collect_taken() {
+bool steal_protocol::collect_taken() {
   std::uint32_t st = shared_.mail_state();
   if (st == shared_requests::mail_is_empty || st == shared_requests::mail_is_full) return false;
   // A worker between its claim and mail_taken(): a copy and an unpack. It
   // may have been preempted by this thread on its own core (as in
   // adopt_worker_post).
   while (st == shared_requests::mail_is_taking) {
-    if (realtime_ && !demoted_) set_realtime(false);
-    sched_yield();
+    loop_.step_aside();
     st = shared_.mail_state();
   }
   if (st != shared_requests::mail_is_taken) return false;  // it gave it back (mail_bad_)
@@ -402,7 +383,7 @@ bool network::collect_taken() {
   int from = t->from_rank;
   received_[{from, t->from_handle}] = t;
   log_.note(protocol_log::step::work, seq, t->from_handle, from);
-  if (tracing_) note(trace_type::arrived, piece_flow_id(from, t->from_handle), from);
+  if (loop_.tracing()) loop_.note(trace_type::arrived, piece_flow_id(from, t->from_handle), from);
   if (seq != asking_seq_ || from != asking_rank_)
     fatal("internal error: a worker took piece " + std::to_string(t->from_handle) + " of rank " +
           std::to_string(from) + " from the mailbox, answering request " + std::to_string(seq) +
@@ -417,14 +398,14 @@ bool network::collect_taken() {
   return true;
 }
 
-void network::answer(proxy& p, task* t) {
+void steal_protocol::answer(proxy& p, task* t) {
   worker_impl* req = p.w->requester.load(std::memory_order_acquire);
   if (t != refused) t->thief.store(req, std::memory_order_seq_cst);
   p.w->requester.store(nullptr, std::memory_order_release);
   req->reply.store(t, std::memory_order_release);
 }
 
-bool network::answer_back(std::uint64_t seq, task* t) {
+bool steal_protocol::answer_back(std::uint64_t seq, task* t) {
   auto it = backs_.find(seq);
   if (it == backs_.end()) return false;
   proxy* p = it->second;
@@ -435,11 +416,11 @@ bool network::answer_back(std::uint64_t seq, task* t) {
   return true;
 }
 
-void network::on_refuse(int from, std::uint64_t seq) {
+void steal_protocol::on_refuse(int from, std::uint64_t seq) {
   adopt_worker_post();
   log_.note(protocol_log::step::refuse, seq, 0, from);
   if (seq == asking_seq_ && from == asking_rank_) {
-    if (tracing_) note(trace_type::denied, 0, from);
+    if (loop_.tracing()) loop_.note(trace_type::denied, 0, from);
     asking_seq_ = 0;
     posted_ = false;
     expecting_.store(false, std::memory_order_relaxed);
@@ -455,7 +436,7 @@ void network::on_refuse(int from, std::uint64_t seq) {
   if (!answer_back(seq, refused)) throw malformed_message("a refusal that answers no request");
 }
 
-void network::send_result(task* t) {
+void steal_protocol::send_result(task* t) {
   received_.erase({t->from_rank, t->from_handle});
   std::uint8_t flags = (t->completed ? 1 : 0) | (t->cancel_up.load() ? 2 : 0) | (t->error ? 4 : 0);
   std::ostringstream os;
@@ -466,7 +447,7 @@ void network::send_result(task* t) {
     fatal(std::string("cannot send the outputs of a piece of ") + t->kind->site + ": " + e.what());
   }
   std::string error = t->error ? pack_exception(t->error) : std::string();
-  writer w(begin(t->from_rank, msg::result));
+  writer w(out_.begin(t->from_rank, msg::result));
   w.put(t->from_handle);
   w.put(flags);
   w.bytes(os.str());
@@ -474,7 +455,7 @@ void network::send_result(task* t) {
   delete t;
 }
 
-void network::on_stop(int from, std::uint64_t handle) {
+void steal_protocol::on_stop(int from, std::uint64_t handle) {
   auto it = received_.find({from, handle});
   if (it == received_.end()) return;  // finished meanwhile
   task* t = it->second;
@@ -485,7 +466,7 @@ void network::on_stop(int from, std::uint64_t handle) {
 
 // --- victim side ---
 
-network::proxy* network::make_proxy() {
+steal_protocol::proxy* steal_protocol::make_proxy() {
   proxy* p;
   if (!spare_.empty()) {
     p = spare_.back();
@@ -502,7 +483,7 @@ network::proxy* network::make_proxy() {
   return p;
 }
 
-network::proxy* network::new_proxy() {
+steal_protocol::proxy* steal_protocol::new_proxy() {
   proxy* p = make_proxy();
   proxies_.push_back(p);
   return p;
@@ -511,7 +492,7 @@ network::proxy* network::new_proxy() {
 // A proxy ready for a request that `thief` (on this machine) posts to one
 // of this process's workers itself: its address is published in the slot
 // the thief writes.
-void network::stand(int thief, int k) {
+void steal_protocol::stand(int thief, int k) {
   proxy* p = make_proxy();
   p->from = thief;
   p->w->wanted = nullptr;
@@ -524,13 +505,13 @@ void network::stand(int thief, int k) {
   shared_.stand(thief, k, p->w);
 }
 
-void network::stand_all() {
+void steal_protocol::stand_all() {
   standing_.assign(static_cast<std::size_t>(size_ * shared_requests::slots_per_thief), nullptr);
   for (int r : shared_.thieves())
     for (int k = 0; k < shared_requests::slots_per_thief; ++k) stand(r, k);
 }
 
-void network::adopt_posted() {
+void steal_protocol::adopt_posted() {
   claims_seen_ = shared_.adopt([&](int thief, int k, std::uint64_t seq, int victim) {
     if (victim < 0 || victim >= host_.workers())
       fatal("malformed request from rank " + std::to_string(thief) + " through shared memory: worker " +
@@ -548,7 +529,7 @@ void network::adopt_posted() {
   });
 }
 
-void network::free_proxy(proxy* p) {
+void steal_protocol::free_proxy(proxy* p) {
   for (auto it = proxies_.begin(); it != proxies_.end(); ++it)
     if (*it == p) {
       proxies_.erase(it);
@@ -558,9 +539,9 @@ void network::free_proxy(proxy* p) {
   spare_.push_back(p);
 }
 
-void network::on_request(int from, std::uint64_t seq, std::uint64_t wanted) {
+void steal_protocol::on_request(int from, std::uint64_t seq, std::uint64_t wanted) {
   auto refuse_now = [&] {
-    writer w(begin(from, msg::refuse));
+    writer w(out_.begin(from, msg::refuse));
     w.put(seq);
   };
   if (!root_.open() || host_.root_done()) return refuse_now();
@@ -581,7 +562,7 @@ void network::on_request(int from, std::uint64_t seq, std::uint64_t wanted) {
   }
 }
 
-bool network::ask_local(proxy& p) {
+bool steal_protocol::ask_local(proxy& p) {
   auto tried = [&](worker_impl* v) {
     for (worker_impl* x : p.tried)
       if (x == v) return true;
@@ -619,7 +600,7 @@ bool network::ask_local(proxy& p) {
   return false;
 }
 
-void network::send_work(proxy& p, task* t) {
+void steal_protocol::send_work(proxy& p, task* t) {
   std::uint64_t handle = t->serial;
   p.given = t;
   p.handle = handle;
@@ -636,7 +617,7 @@ void network::send_work(proxy& p, task* t) {
   } catch (const std::exception& e) {
     fatal(std::string("cannot send the inputs of a piece of ") + t->kind->site + ": " + e.what());
   }
-  writer w(begin(p.from, msg::work));
+  writer w(out_.begin(p.from, msg::work));
   w.put(p.seq);
   w.put(id_of(t->kind));
   w.put(handle);
@@ -646,7 +627,7 @@ void network::send_work(proxy& p, task* t) {
   w.bytes(os.str());
 }
 
-bool network::tend_proxies() {
+bool steal_protocol::tend_proxies() {
   bool any = false;
   std::vector<proxy*> list = proxies_;
   for (proxy* p : list) {
@@ -663,7 +644,7 @@ bool network::tend_proxies() {
           if (p->victim->requester.compare_exchange_strong(expected, nullptr,
                                                            std::memory_order_acq_rel)) {
             p->victim = nullptr;
-            writer w(begin(p->from, msg::refuse));
+            writer w(out_.begin(p->from, msg::refuse));
             w.put(p->seq);
             free_proxy(p);
             any = true;
@@ -679,7 +660,7 @@ bool network::tend_proxies() {
         continue;
       }
       if (!p->wanted && !host_.root_done() && ask_local(*p)) continue;
-      writer w(begin(p->from, msg::refuse));
+      writer w(out_.begin(p->from, msg::refuse));
       w.put(p->seq);
       free_proxy(p);
       continue;
@@ -694,7 +675,7 @@ bool network::tend_proxies() {
       } else {
         p->back_seq = next_seq_++;
         backs_[p->back_seq] = p;
-        writer w(begin(p->from, msg::request));
+        writer w(out_.begin(p->from, msg::request));
         w.put(root_.number());
         w.put(p->back_seq);
         w.put(p->handle);
@@ -704,7 +685,7 @@ bool network::tend_proxies() {
     if (!p->stop_sent && p->given->stop.load(std::memory_order_acquire)) {
       any = true;
       p->stop_sent = true;
-      writer w(begin(p->from, msg::stop));
+      writer w(out_.begin(p->from, msg::stop));
       w.put(p->handle);
     }
   }
@@ -726,7 +707,7 @@ bool network::tend_proxies() {
   return any;
 }
 
-network::proxy* network::given_proxy(int from, std::uint64_t handle) {
+steal_protocol::proxy* steal_protocol::given_proxy(int from, std::uint64_t handle) {
   auto it = given_.find(handle);
   if (it == given_.end()) {
     collect_mailed();
@@ -735,7 +716,7 @@ network::proxy* network::given_proxy(int from, std::uint64_t handle) {
   return it != given_.end() && it->second->from == from ? it->second : nullptr;
 }
 
-void network::collect_mailed() {
+void steal_protocol::collect_mailed() {
   // The mailbox's piece was handed to its proxy before the thief could see
   // it (mail_piece, then the reply, then mail_sent): a message of the thief
   // about it finds the reply set here.
@@ -751,7 +732,7 @@ void network::collect_mailed() {
   }
 }
 
-void network::on_result(int from, reader& r) {
+void steal_protocol::on_result(int from, reader& r) {
   auto handle = r.get<std::uint64_t>("a piece handle");
   auto flags = r.get<std::uint8_t>("the result flags");
   std::string_view outputs = r.bytes("the outputs");
@@ -785,13 +766,171 @@ void network::on_result(int from, reader& r) {
   if (!p->back_seq) free_proxy(p);
 }
 
-void network::on_cancel_up(int from, std::uint64_t handle) {
+void steal_protocol::on_cancel_up(int from, std::uint64_t handle) {
   proxy* p = given_proxy(from, handle);
   if (!p) return;  // its result came meanwhile
   task* t = p->given;
   t->cancel_up.store(true, std::memory_order_release);
   t->origin->alarm.store(true, std::memory_order_release);
   static_cast<worker_impl*>(t->victim)->attention.store(1, std::memory_order_release);
+}
+
+// --- set-up ---
+
+steal_protocol::steal_protocol(host& h, const settings& cfg, outbox& out, protocol_log& log,
+                               const root_protocol& root, loop_services& loop)
+    : host_(h), cfg_(cfg), out_(out), log_(log), root_(root), loop_(loop) {}
+
+steal_protocol::~steal_protocol() {
+  for (auto* list : {&proxies_, &spare_, &standing_})
+    for (proxy* p : *list) {
+      if (!p) continue;
+      delete p->w;
+      delete p;
+    }
+}
+
+void steal_protocol::place(int rank, int size, std::uint64_t seed) {
+  rank_ = rank;
+  size_ = size;
+  rng_ = seed | 1u;
+  loads_.assign(static_cast<std::size_t>(size_), 0);
+}
+
+void steal_protocol::open_shared(MPI_Comm node, bool wanted, int workers) {
+  std::string why;
+  if (shared_.open(node, wanted, rank_, size_, workers, why)) {
+    stand_all();
+  } else if (cfg_.stats && wanted) {
+    std::fprintf(stderr, "tascell: rank %d: requests from this machine go by MPI: %s\n", rank_, why.c_str());
+  }
+}
+
+void steal_protocol::share_for_testing(const std::vector<char*>& objects, int workers) {
+  shared_.attach_for_testing(rank_, objects, workers);
+  stand_all();
+}
+
+std::vector<std::int64_t> steal_protocol::take_steal_latencies() {
+  std::lock_guard<std::mutex> g(lat_m_);
+  std::vector<std::int64_t> v;
+  v.swap(latencies_);
+  return v;
+}
+
+bool steal_protocol::all_hungry() const {
+  if (!loop_.attached()) return false;
+  for (int i = 0; i < host_.workers(); ++i)
+    if (!host_.worker(i)->hungry.load(std::memory_order_relaxed)) return false;
+  return true;
+}
+
+// --- the message thread's turn ---
+
+void steal_protocol::adopt_posted_requests() {
+  if (!shared_.active()) return;
+  bool open = loop_.attached() && root_.open() && !host_.root_done();
+  shared_.set_accepting(open ? root_.number() : 0);
+  adopt_posted();
+}
+
+void steal_protocol::root_begun() {
+  refusals_ = 0;
+  next_ask_ = now();
+  for (auto [from, seq] : std::exchange(deferred_, {})) on_request(from, seq, 0);
+}
+
+bool steal_protocol::quiet_for_root_end(bool& acted) {
+  acted = false;
+  // A request armed for a worker is taken back; one a worker made is adopted
+  // (and answered) first.
+  if (!disarm_worker_post() && adopt_worker_post()) {
+    acted = true;
+    return false;
+  }
+  if (asking_seq_ || !proxies_.empty() || !backs_.empty()) return false;
+  // No request posted through shared memory is left unadopted (it stops
+  // accepting them first); one posted meanwhile is adopted, and withdrawn,
+  // soon (the back-off starts over).
+  if (!shared_.quiet()) {
+    claims_seen_ = true;
+    return false;
+  }
+  return true;
+}
+
+void steal_protocol::on_request_message(int from, reader& r) {
+  auto n = r.get<std::uint64_t>("a root call number");
+  auto seq = r.get<std::uint64_t>("a request number");
+  auto wanted = r.get<std::uint64_t>("a wanted piece");
+  // The asker has begun the next root call and this process has not yet:
+  // answer when it begins, rather than refuse and make the asker back off
+  // just when the work appears.
+  if (!root_.in_root() && n == root_.number() + 1 && !wanted) {
+    deferred_.push_back({from, seq});
+    return;
+  }
+  if (n != root_.number()) {
+    writer w(out_.begin(from, msg::refuse));
+    w.put(seq);
+    return;
+  }
+  on_request(from, seq, wanted);
+}
+
+void steal_protocol::send_cancel_up(task* t) {
+  writer w(out_.begin(t->from_rank, msg::cancel_up));
+  w.put(t->from_handle);
+}
+
+long steal_protocol::posted_wait_us() {
+  if (!posted_ || posted_rung_) return LONG_MAX;
+  auto waited = now() - asking_since_;
+  if (waited >= shared_requests::ring_after) {
+    loop_.nudge(asking_rank_);
+    posted_rung_ = true;
+    return LONG_MAX;
+  }
+  return 1 + std::chrono::duration_cast<std::chrono::microseconds>(shared_requests::ring_after - waited).count();
+}
+
+template <class F>
+void steal_protocol::guarded(int from, F&& f) {
+  guard_message(from, f, [&](const std::string& cause) { fatal(cause); });
+}
+
+bool steal_protocol::take_mail(bool now_or_never) {
+  bool any = collect_taken();
+  // Idle workers watch the mailbox and take a piece themselves (take_mailed);
+  // taken here, it would wait in the inbox until this thread, which may
+  // share their core, has ended its turn. So this thread takes it only when
+  // no worker has for a while (they may all be busy with their own pieces
+  // after a steal-back, or asleep).
+  if (shared_.mail_state() != shared_requests::mail_is_full) {
+    mail_seen_ = false;
+    return any;
+  }
+  if (!mail_seen_) {
+    mail_seen_ = true;
+    mail_seen_at_ = now();
+  }
+  if (!now_or_never && now() - mail_seen_at_ < std::chrono::microseconds(50) && all_hungry()) return any;
+  mail_seen_ = false;
+  int from = -1;
+  std::string buf;
+  bool claimed = false;
+  guarded(from, [&] { claimed = shared_.claim_mail(from, buf); });
+  if (!claimed) return any;
+  shared_.mail_empty();
+  log_.note(protocol_log::step::mail_in, 0, 0, from);
+  guarded(from, [&] {
+    if (from < 0 || from >= size_ || from == rank_)
+      throw malformed_message("a piece in the mailbox from rank " + std::to_string(from));
+    reader r(buf);
+    on_work(from, r);
+    if (!r.done()) throw malformed_message("bytes after the piece in the mailbox");
+  });
+  return true;
 }
 
 }  // namespace tascell::detail::net
