@@ -9,7 +9,7 @@
 // turns, which batch in flight is delivered (batches between two
 // processes arrive in the order they were sent, as MPI's do), and where a
 // worker is preempted inside the runtime's own code (the claim window of
-// network::post_request). One seed replays one interleaving exactly.
+// steal_protocol::post_request). One seed replays one interleaving exactly.
 //
 // Checked after every step: no piece runs twice. At the end of every root
 // call: rank 0's answer is the sequential one. And the run must end

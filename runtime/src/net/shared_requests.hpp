@@ -29,7 +29,7 @@
 //   V's worker: as for any proxy (serve.cpp, answer_request): gives or
 //      refuses and rings its message thread.
 //   V's message thread, every turn: a posted slot becomes an ordinary proxy
-//      (network::adopt_posted); a new standing proxy is published; state =
+//      (steal_protocol::adopt_posted); a new standing proxy is published; state =
 //      free. A claiming slot is being written: look again soon.
 //   V leaves a root call only when every slot is free, after it has stopped
 //      accepting (`accepting` = 0 first; T reads `accepting` after its
