@@ -7,6 +7,10 @@
 // compiler ($TASCELL_CXX, else $CXX, else c++) runs with the runtime's include
 // directory and, when it links, the runtime library. Exit status: the
 // translator's or the compiler's.
+//
+// The translator's own options are taken here, not passed to the compiler:
+//   --serial  the sequential program (the markers erased; no runtime, no MPI)
+//   --eager   every @task function eager (no lazy frames)
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -91,11 +95,21 @@ int main(int argc, char** argv) {
   layout l = find_layout();
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
-    std::cerr << "usage: tascell++ [c++ flags] file.tcpp... [-o out]\n";
+    std::cerr << "usage: tascell++ [--serial] [--eager] [c++ flags] file.tcpp... [-o out]\n";
     return 2;
   }
   bool link = true, has_std = false;
-  std::vector<std::string> parse_flags;
+  std::vector<std::string> parse_flags, translator_flags;
+  bool serial = false;
+  for (std::size_t i = 0; i < args.size();) {
+    if (args[i] == "--serial" || args[i] == "--eager") {
+      serial = serial || args[i] == "--serial";
+      translator_flags.push_back(args[i]);
+      args.erase(args.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
+  }
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "-c" || a == "-S" || a == "-E" || a == "-fsyntax-only" || a == "-M" || a == "-MM") link = false;
@@ -134,7 +148,9 @@ int main(int argc, char** argv) {
       // the file declares before including it); the translated file
       // includes them by absolute path.
       fs::path headers = tmp / ("headers." + std::to_string(units++));
-      std::vector<std::string> t = {l.tascellc.string(), a, "-o", out.string(), "--header-dir", headers.string()};
+      std::vector<std::string> t = {l.tascellc.string()};
+      t.insert(t.end(), translator_flags.begin(), translator_flags.end());
+      t.insert(t.end(), {a, "-o", out.string(), "--header-dir", headers.string()});
       if (!parse_flags.empty()) {
         t.push_back("--");
         t.insert(t.end(), parse_flags.begin(), parse_flags.end());
@@ -146,7 +162,7 @@ int main(int argc, char** argv) {
     cxx.push_back(a);
   }
   if (rc == 0) {
-    if (link) {
+    if (link && !serial) {  // the sequential program needs no runtime
       cxx.push_back(l.library.string());
       // What the runtime needs: MPI (one message thread per process),
       // Boost.Context (fibers) and threads.

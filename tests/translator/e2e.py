@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """End-to-end test of one .tcpp program.
 
-Builds it three ways: with tascell++ on g++, with tascell++ on clang++-19,
-and the --serial translation with g++ alone (no runtime). Runs the parallel
-builds with 1, 2 and 4 workers; every run must print exactly what the serial
-build prints, and that must contain the known answer.
+Builds it four ways: with tascell++ on g++, with tascell++ on clang++-19,
+the --serial translation (tascellc) with g++ alone (no runtime), and
+`tascell++ --serial` as a user builds the sequential program. Runs the
+parallel builds with 1, 2 and 4 workers; every run, and the driver's serial
+build, must print exactly what the serial build prints, and that must
+contain the known answer.
 
 usage: e2e.py TASCELLXX TASCELLC FILE.tcpp[,MORE.tcpp...] EXPECTED... -- ARGS...
 (every EXPECTED text must be in the output)
@@ -42,6 +44,13 @@ def main():
         want = run([serial] + args).stdout
         if not expected or any(e not in want for e in expected):
             raise SystemExit("FAILED: the serial program printed %r, expected it to contain %r" % (want, expected))
+        # The driver's --serial: translated and compiled as the sequential
+        # program, linked without the runtime.
+        driver_serial = os.path.join(tmp, "driver-serial")
+        run([tascellxx, "--serial"] + flags + srcs + ["-o", driver_serial])
+        got = run([driver_serial] + args).stdout
+        if got != want:
+            raise SystemExit("FAILED: tascell++ --serial printed %r, tascellc --serial and g++ %r" % (got, want))
         runs = 0
         for cxx in ["g++", "clang++-19"]:
             exe = os.path.join(tmp, "prog-" + cxx)
