@@ -62,7 +62,9 @@ struct exception_codec_of {
 #define TASCELL_EXCEPTION_CAT(a, b) TASCELL_EXCEPTION_CAT2(a, b)
 // At namespace scope: exceptions of Type thrown in one process arrive in
 // another as Type (it must be default-constructible and copyable between
-// processes: trivially copyable or with a serialize function).
+// processes: trivially copyable or with a serialize function). Written with
+// or without a semicolon after it (the macro ends its declaration itself; a
+// second `;` is an empty declaration).
 #define TASCELL_EXCEPTION(Type)                                                     \
   [[maybe_unused]] static const bool TASCELL_EXCEPTION_CAT(tascell_exception_, __LINE__) = \
-      ::tascell::detail::exception_codec_of<Type>::enrol()
+      ::tascell::detail::exception_codec_of<Type>::enrol();

@@ -22,7 +22,7 @@ template <class T> class board {
   std::unordered_map<std::uint64_t, T> values_;
 };
 }
-#define TASCELL_EXCEPTION(Type) static_assert(true, "")
+#define TASCELL_EXCEPTION(Type) static_assert(true, "");
 template <class T, class U> inline bool tascell_serial_improve_min(T& best, const U& v) {
   if (v < best) { best = static_cast<T>(v); return true; }
   return false;
