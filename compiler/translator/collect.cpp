@@ -61,6 +61,25 @@ class collector : public RecursiveASTVisitor<collector> {
     return true;
   }
 
+  // e, when it names a @shared variable (declared here or in a translated
+  // header) outside a macro.
+  static const DeclRefExpr* shared_ref(const Expr* e) {
+    const auto* ref = llvm::dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    if (!ref || ref->getLocation().isMacroID()) return nullptr;
+    const auto* v = llvm::dyn_cast<VarDecl>(ref->getDecl());
+    if (!v) return nullptr;
+    for (const auto* a : v->getCanonicalDecl()->specific_attrs<AnnotateAttr>())
+      if (a->getAnnotation() == shared_annotation) return ref;
+    return nullptr;
+  }
+
+  // A read of a @shared variable: its value taken (lvalue to rvalue).
+  bool VisitImplicitCastExpr(ImplicitCastExpr* c) {
+    if (c->getCastKind() != CK_LValueToRValue || !src_.in_this_file(c->getBeginLoc())) return true;
+    if (const auto* ref = shared_ref(c->getSubExpr())) out_.shared_reads.push_back(ref);
+    return true;
+  }
+
   bool VisitAttributedStmt(AttributedStmt* s) {
     if (!src_.in_this_file(s->getBeginLoc())) return true;
     for (const Attr* a : s->getAttrs()) {
@@ -105,6 +124,15 @@ class collector : public RecursiveASTVisitor<collector> {
   bool VisitCallExpr(CallExpr* c) {
     if (!src_.in_this_file(c->getBeginLoc())) return true;
     const FunctionDecl* callee = c->getDirectCallee();
+    // A @shared variable bound to a parameter `const T&` is read too
+    // (std::max(best, 0L)): it becomes best.get(), a temporary the
+    // reference binds to.
+    if (callee)
+      for (unsigned i = 0; i < c->getNumArgs() && i < callee->getNumParams(); ++i) {
+        QualType t = callee->getParamDecl(i)->getType();
+        if (!t->isReferenceType() || !t->getPointeeType().isConstQualified()) continue;
+        if (const auto* ref = shared_ref(c->getArg(i))) out_.shared_reads.push_back(ref);
+      }
     bool in_task = is_task_function(current_function());
     if (!callee) {
       // In a template, a call that depends on a template parameter names

@@ -69,6 +69,11 @@ struct constructs {
   std::vector<dowork_site> doworks;
   std::vector<wind_site> winds;
   std::vector<shared_var> shareds;
+  // Reads of @shared variables (their value, as an rvalue): written
+  // `best.get()` in the translation, so that an incumbent is usable wherever
+  // a plain value of its type is (a variadic argument, `auto`, a template
+  // argument deduced from it).
+  std::vector<const clang::DeclRefExpr*> shared_reads;
   std::vector<runtime_call> runtime_calls;
   // Offsets of every marker the AST carries, also of those rejected with an
   // error (so they are not reported again as unattached).

@@ -102,5 +102,7 @@ void lower_wind(lowering& l, const wind_site& w, const constructs& all, const st
 // is malformed: lower_wind reports that).
 std::string wind_open(lowering& l, const wind_site& w, const constructs& all, bool lazy);
 void lower_shared(lowering& l, shared_var& v);
+// A read of a @shared variable (its value): best -> best.get().
+void lower_shared_read(lowering& l, const clang::DeclRefExpr* r);
 
 }  // namespace tascell::translator

@@ -307,4 +307,13 @@ void lower_shared(lowering& l, shared_var& v) {
   l.edits.replace(b, e - b, "tascell::incumbent<tascell::op::" + v.op + ", " + l.value_type(v.var) + ">", 0);
 }
 
+// A read of a @shared variable: best -> best.get() (the incumbent's value;
+// it converts implicitly too, but not where no conversion is asked for: a
+// variadic argument, `auto`, a deduced template argument). The serial
+// program keeps the plain variable.
+void lower_shared_read(lowering& l, const clang::DeclRefExpr* r) {
+  if (l.serial) return;
+  l.edits.insert_close(l.src.end_of_token(r->getEndLoc()), ".get()", 0);
+}
+
 }  // namespace tascell::translator

@@ -228,6 +228,7 @@ std::string translate_unit(clang::ASTUnit& ast, const unit& u, const std::vector
   l.line_file = c_string(u.name);
   lazy_plan lazy = opts.eager ? lazy_plan{} : plan_lazy(l, found);
   for (auto& s : found.shareds) lower_shared(l, s);
+  for (const clang::DeclRefExpr* r : found.shared_reads) lower_shared_read(l, r);
   for (const auto& t : found.tasks) {
     auto it = lazy.find(t.decl->getDefinition());
     lower_task_function(l, t, it == lazy.end() ? nullptr : &it->second);

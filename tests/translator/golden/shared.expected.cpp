@@ -7,7 +7,7 @@
              tascell::incumbent<tascell::op::max, double> top = 0.0;
 
       void search(tascell::ctx, int, long); static inline void search__tascell_body([[maybe_unused]] tascell::ctx _tc, int n, long cost) {
-  if (cost >= best) return;
+  if (cost >= best.get()) return;
   if (n == 0) {
     tascell::improve(best, cost);
     tascell::improve(top, 1.5);
