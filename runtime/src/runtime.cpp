@@ -399,7 +399,7 @@ void runtime::run_root(const root_call& call) {
       if (!sent && !call.pack)
         sent = std::make_exception_ptr(std::logic_error(
             "tascell: the result of a root call must be copyable between processes (see "
-            "LANGUAGE.md, Captures) when the program runs on several processes"));
+            "docs/language.md, Several processes) when the program runs on several processes"));
       std::ostringstream os;
       if (!sent) {
         try {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Known-answer test of one .tcpp program at the sizes of BENCHMARKS.md.
+"""Known-answer test of one .tcpp program at its published sizes and answers.
 
 Builds the program once with tascell++ on g++ (-O2) and runs it with
 2 workers for each pair of arguments and expected text; every run must

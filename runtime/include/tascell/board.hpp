@@ -1,4 +1,4 @@
-// The bulletin board (LANGUAGE.md, the para-base seed): named values that
+// The bulletin board (docs/language.md, the para-base seed): named values that
 // any task publishes and every worker of every process can read, for
 // example an alpha bound per subtree of a game search.
 //

@@ -1,6 +1,6 @@
 // Clauses: how a piece of work sees the variables of the frame it came from.
 //
-//   in(x)              read only: the piece receives a copy (LANGUAGE.md "input")
+//   in(x)              read only: the piece receives a copy (docs/language.md "input")
 //   out(x)             written by exactly one part: copied back at the join
 //   reduce<op>(x)      each piece accumulates into its own copy, starting
 //                      from the identity; combined into x at the join
@@ -23,7 +23,7 @@
 // and the functions between them; and, unless local_only, how the stored
 // values travel between processes: pack_in/unpack_in (what a thief needs)
 // and pack_out/unpack_out (what comes back). Inputs that are small and trivially
-// copyable are kept in the point by value: LANGUAGE.md forbids writing them
+// copyable are kept in the point by value: docs/language.md forbids writing them
 // while the @dowork runs, so the value at the spawn point is the value at the
 // hand-over, and the variable can stay in a register.
 #pragma once
@@ -243,7 +243,7 @@ template <class T> struct clause_traits<copyout_t<T>> {
   TASCELL_INLINE static target target_of(const copyout_t<T>& c) { return c.p; }
   TASCELL_INLINE static target target_of(stored& s) { return s.p(); }
   // Only the elements the piece changed go back: pieces of one loop share a
-  // copyout range but write disjoint elements (LANGUAGE.md), so an element
+  // copyout range but write disjoint elements (docs/language.md), so an element
   // a piece left alone may meanwhile have been written by another piece.
   TASCELL_INLINE static void merge(target t, stored& s, bool) {
     for (std::size_t i = 0; i < s.buf.size(); ++i)

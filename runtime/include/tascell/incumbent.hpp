@@ -1,5 +1,5 @@
 // An incumbent: the best value found so far in a search, shared by every
-// worker (LANGUAGE.md `@shared(min) long best = LONG_MAX;`).
+// worker (docs/language.md `@shared(min) long best = LONG_MAX;`).
 //
 // Reading is a plain relaxed load; improving is a compare-and-swap loop that
 // only writes when the new value is better. Reads may be stale but only ever

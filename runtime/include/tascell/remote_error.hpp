@@ -1,4 +1,4 @@
-// Exceptions that cross processes (LANGUAGE.md "Search and optimisation
+// Exceptions that cross processes (docs/language.md "Search and optimisation
 // support"): a type registered with TASCELL_EXCEPTION(Type) arrives as the
 // same type; any other arrives as tascell::remote_error with its what().
 #pragma once

@@ -1,5 +1,5 @@
 // Values as bytes: how work, results and root results travel between
-// processes (LANGUAGE.md "Captures": the copyable types).
+// processes (docs/language.md, "Several processes": the copyable types).
 //
 // cereal's binary archives do the encoding. A value can travel when cereal
 // can serialise it (arithmetic types, enums, C arrays, the standard

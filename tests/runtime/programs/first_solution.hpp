@@ -2,7 +2,7 @@
 //  - cancel(): each level that learns a solution was found cancels its own
 //    @dowork; the solution travels back as an output.
 //  - an exception: the leaf throws found{board}, which stops everything and
-//    reaches the root call (LANGUAGE.md: Tascell's throw/catch).
+//    reaches the root call (docs/language.md: Tascell's throw/catch).
 // The problem: one placement of n queens.
 #pragma once
 
