@@ -1,7 +1,14 @@
-// Several processes: one message thread per process does every MPI call
-// (MPI_THREAD_FUNNELED); workers talk to it through events and a few
-// atomics. See docs/architecture.md "Several processes" and docs/message-thread.md for the protocol and
-// why it cannot deadlock.
+// Several processes, as the runtime sees them: one object per process with
+// the calls of its workers (take work, a piece finished or cancelled, wake,
+// incumbents, board writes), of the thread that makes root calls, and of
+// statistics and tracing. Behind it, one message thread per process does
+// every MPI call (MPI_THREAD_FUNNELED): its loop (turn, pause), the events
+// workers post, the batches (outbox) and the transport are here; the
+// protocols it runs have their own classes and state: root_protocol.hpp
+// (root calls, incumbents, the board) and steal_protocol.hpp (requests,
+// proxies, steal-backs, pieces, results). docs/architecture.md "Several
+// processes" and docs/message-thread.md have the protocols and why they
+// cannot deadlock.
 #pragma once
 
 #include <iosfwd>
@@ -133,7 +140,7 @@ class network final : public outbox, public loop_services {
 
   // An idle worker of a process whose workers are all idle posts the
   // process's next request for work itself, through shared memory, when the
-  // message thread has armed one (arm_worker_post): the message thread,
+  // message thread has armed one (steal_protocol::keep_worker_post): the message thread,
   // asleep while the workers were busy, takes tens of microseconds to wake
   // (docs/decisions.md, "Hungry workers post the request themselves").
   // True when this worker posted (or tried to, and the message thread sends
