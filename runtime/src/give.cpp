@@ -13,7 +13,7 @@
 // point only, runs when winds lie above it. (The first version copied the
 // chain into a vector and made three more passes over it: about 5,800
 // cycles per give on T3, against about 2,000 now with walk_chain's guess of
-// the next node's size; docs/performance.md, session 13.)
+// the next node's size; docs/history/performance-sessions.md, session 13.)
 #include <algorithm>
 #include <cstdint>
 

@@ -239,7 +239,7 @@ inline char* segment_base_of(const void* p) {
 // recursion pushes the same @dowork's point at every level), so the walk
 // guesses that a node is of the kind of the one above it: the branch on that
 // guess is predicted, and the processor runs ahead to the next node without
-// waiting for the loads (docs/performance.md, session 13).
+// waiting for the loads (docs/history/performance-sessions.md, session 13).
 template <class F>
 TASCELL_INLINE void walk_chain(ctx c, F&& f) {
   char* end = free_of(c);

@@ -3,7 +3,7 @@
 // (tascell/detail/line_allocator.hpp): the thief writes it all through the
 // piece, and a line shared with an object of the victim went back and forth
 // between the two cores (n-queens 13 on 2 workers: 5 runs in 20 took 0.36 s
-// instead of 0.22 s; docs/performance.md, session 13).
+// instead of 0.22 s; docs/history/performance-sessions.md, session 13).
 #include <gtest/gtest.h>
 
 #include <cstdint>

@@ -94,7 +94,7 @@ struct spawn_point {
 // copies (inputs, reduction targets) all through the piece. Grav on 2
 // workers took 3% longer with its task 48 bytes into a line than 16 bytes
 // into one (which one a run gets depends on what was allocated before);
-// aligned, the layout is the same every time, and fast (docs/performance.md,
+// aligned, the layout is the same every time, and fast (docs/history/performance-sessions.md,
 // session 13).
 struct alignas(64) task {
   const node_kind* kind = nullptr;
