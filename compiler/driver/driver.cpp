@@ -132,7 +132,9 @@ int main(int argc, char** argv) {
   if (!env || !*env) env = std::getenv("CXX");
   cxx.push_back(env && *env ? env : "c++");
   if (!has_std) cxx.push_back("-std=c++20");
-  cxx.push_back("-I" + l.include.string());
+  // The sequential program uses no runtime: neither its headers (a program
+  // may test for them with __has_include) nor its library.
+  if (!serial) cxx.push_back("-I" + l.include.string());
   int rc = 0, units = 0;
   for (std::size_t i = 0; i < args.size() && rc == 0; ++i) {
     const std::string& a = args[i];
