@@ -101,22 +101,13 @@ int steal_protocol::mail_piece(worker_impl* proxy_worker, task* t) {
   int thief = proxy_worker->remote_rank.load(std::memory_order_acquire);
   int k = proxy_worker->post_slot;
   if (k < 0 || thief < 0 || !t->kind->wire) return -1;
-  std::ostringstream os;
+  std::string body;
   try {
-    out_archive a(os);
-    t->kind->wire->pack(t, a);
+    writer w(body);
+    write_work(w, shared_.posted_seq(thief, k), t);
   } catch (const std::exception&) {
     return -1;  // the message thread tries again and says why it cannot
   }
-  std::string body;
-  writer w(body);
-  w.put(shared_.posted_seq(thief, k));
-  w.put(id_of(t->kind));
-  w.put(t->serial);  // the handle (send_work)
-  w.put(t->lo);
-  w.put(t->hi);
-  w.put(t->tree_depth);
-  w.bytes(os.str());
   if (!shared_.write_mail(thief, body)) return -1;
   t->mailed = true;
   return thief;
@@ -295,9 +286,7 @@ void steal_protocol::on_work(int from, reader& r) {
   std::uint64_t seq = 0;
   task* t = unpack_work(from, r, seq);
   std::uint64_t handle = t->from_handle;
-  received_[{from, handle}] = t;
-  log_.note(protocol_log::step::work, seq, handle, from);
-  if (loop_.tracing()) loop_.note(trace_type::arrived, piece_flow_id(from, handle), from);
+  record_received(seq, t);
   if (seq == asking_seq_ && from == asking_rank_) {
     answered();
     t->asked_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(asking_since_.time_since_epoch()).count();
@@ -319,6 +308,12 @@ void steal_protocol::on_work(int from, reader& r) {
     received_.erase({from, handle});
     throw malformed_message("work that answers no request");
   }
+}
+
+void steal_protocol::record_received(std::uint64_t seq, task* t) {
+  received_[{t->from_rank, t->from_handle}] = t;
+  log_.note(protocol_log::step::work, seq, t->from_handle, t->from_rank);
+  if (loop_.tracing()) loop_.note(trace_type::arrived, piece_flow_id(t->from_rank, t->from_handle), t->from_rank);
 }
 
 void steal_protocol::answered() {
@@ -381,9 +376,7 @@ bool steal_protocol::collect_taken() {
   task* t = mail_task_;
   std::uint64_t seq = mail_seq_;
   int from = t->from_rank;
-  received_[{from, t->from_handle}] = t;
-  log_.note(protocol_log::step::work, seq, t->from_handle, from);
-  if (loop_.tracing()) loop_.note(trace_type::arrived, piece_flow_id(from, t->from_handle), from);
+  record_received(seq, t);
   if (seq != asking_seq_ || from != asking_rank_)
     fatal("internal error: a worker took piece " + std::to_string(t->from_handle) + " of rank " +
           std::to_string(from) + " from the mailbox, answering request " + std::to_string(seq) +
@@ -610,17 +603,27 @@ void steal_protocol::send_work(proxy& p, task* t) {
     log_.note(protocol_log::step::mailed, p.seq, handle, p.from);
     return;
   }
-  std::ostringstream os;
+  // Packed first: a type that cannot be sent leaves no half message.
+  std::string body;
   try {
-    out_archive a(os);
-    t->kind->wire->pack(t, a);
+    writer w(body);
+    write_work(w, p.seq, t);
   } catch (const std::exception& e) {
     fatal(std::string("cannot send the inputs of a piece of ") + t->kind->site + ": " + e.what());
   }
-  writer w(out_.begin(p.from, msg::work));
-  w.put(p.seq);
+  out_.begin(p.from, msg::work).append(body);
+}
+
+// WORK's fields, as unpack_work reads them; the handle is the piece's serial.
+void steal_protocol::write_work(writer& w, std::uint64_t seq, task* t) {
+  std::ostringstream os;
+  {
+    out_archive a(os);
+    t->kind->wire->pack(t, a);
+  }
+  w.put(seq);
   w.put(id_of(t->kind));
-  w.put(handle);
+  w.put(t->serial);
   w.put(t->lo);
   w.put(t->hi);
   w.put(t->tree_depth);

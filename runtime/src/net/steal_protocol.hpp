@@ -245,8 +245,14 @@ class steal_protocol {
   bool out_of_work() const;
   // The mailbox: a worker's side and the message thread's.
   task* take_mailed(worker_impl* w);
-  // A WORK message's piece, made (no state of the message thread touched).
+  // A WORK message's fields for piece t answering request seq (throws what
+  // packing its inputs throws), and the piece made from them again (no
+  // state of the message thread touched).
+  static void write_work(writer& w, std::uint64_t seq, task* t);
   task* unpack_work(int from, reader& r, std::uint64_t& seq);
+  // A piece of another process is here (by WORK, or from the mailbox),
+  // answering request seq: stops and steal-backs find it.
+  void record_received(std::uint64_t seq, task* t);
   // The request out was answered with work.
   void answered();
   // A message about piece `handle` given to `from` came, and given_ does
