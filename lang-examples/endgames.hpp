@@ -206,16 +206,16 @@ struct endgame {
   }
 
   // Legal: every piece on its own square, the kings apart, and the side not
-  // to move not in check.
+  // to move not in check. (bx == -1 differs from every square.)
+  constexpr bool placed(const board& b) const {
+    return b.wk != b.bk && b.wx != b.wk && b.wx != b.bk && b.bx != b.wk && b.bx != b.wx && b.bx != b.bk &&
+           !(detail::geo.king[b.wk] >> b.bk & 1);
+  }
   constexpr bool legal_wtm(const board& b) const {
-    const bitboard occ = occupancy(b);
-    return std::popcount(occ) == men() && !(detail::geo.king[b.wk] >> b.bk & 1) &&
-           !detail::attacks(white, b.wx, b.bk, occ);
+    return placed(b) && !detail::attacks(white, b.wx, b.bk, occupancy(b));
   }
   constexpr bool legal_btm(const board& b) const {
-    const bitboard occ = occupancy(b);
-    return std::popcount(occ) == men() && !(detail::geo.king[b.wk] >> b.bk & 1) &&
-           !detail::attacks(black, b.bx, b.wk, occ);
+    return placed(b) && !detail::attacks(black, b.bx, b.wk, occupancy(b));
   }
   constexpr bool legal_wtm(position p) const { return legal_wtm(decode(p)); }
   constexpr bool legal_btm(position q) const { return legal_btm(decode(q)); }
@@ -243,12 +243,15 @@ struct endgame {
                     : !attacks(black, b.bx, t, occ & ~bit(b.wk)) && stops(to, encode({t, b.wx, b.bk, b.bx})))
         return;
     }
-    // The piece: to an empty square from which the black piece does not
-    // attack the white king, or onto the black piece.
+    // The piece: onto the black piece, or to an empty square unless the
+    // black piece then attacks the white king: it does when it could on an
+    // empty board and no piece stands on its path once the move is made.
+    const bool line = attacks(black, b.bx, b.wk, 0);
+    const bitboard path = line ? geo.between[b.bx][b.wk] : 0, rest = occ & ~bit(b.wx);
     reach(white, b.wx, occ, [&](int t) {
       if (t == b.bx) return stops(capture, sub.encode({b.wk, t, b.bk, -1}));
-      return !(occ >> t & 1) && !attacks(black, b.bx, b.wk, (occ & ~bit(b.wx)) | bit(t)) &&
-             stops(to, encode({b.wk, t, b.bk, b.bx}));
+      const bool check = line && (path & (rest | bit(t))) == 0;
+      return !(occ >> t & 1) && !check && stops(to, encode({b.wk, t, b.bk, b.bx}));
     });
   }
 
@@ -274,10 +277,13 @@ struct endgame {
         return;
     }
     if (b.bx < 0) return;
+    // The piece, as White's (the white piece's attack on the black king).
+    const bool line = attacks(white, b.wx, b.bk, 0);
+    const bitboard path = line ? geo.between[b.wx][b.bk] : 0, rest = occ & ~bit(b.bx);
     reach(black, b.bx, occ, [&](int t) {
       if (t == b.wx) return stops(capture, left(b.wk, b.bk, t));
-      return !(occ >> t & 1) && !attacks(white, b.wx, b.bk, (occ & ~bit(b.bx)) | bit(t)) &&
-             stops(to, encode({b.wk, b.wx, b.bk, t}));
+      const bool check = line && (path & (rest | bit(t))) == 0;
+      return !(occ >> t & 1) && !check && stops(to, encode({b.wk, b.wx, b.bk, t}));
     });
   }
 
