@@ -30,6 +30,18 @@
 // to mate or to a capture into a lost position).
 // Only White's wins are computed: "not won" is a draw or, once Black has a
 // piece, possibly a win for Black; it makes no difference to White's wins.
+//
+// What a parallel solver calls (tests/endgames/solve_endgames.cpp runs them
+// sequentially; the sub-endgame, e.g. KQK for KQKR, is solved first):
+//   endgame g{piece::queen, piece::rook};       g.size(), g.legal_wtm(p), ...
+//   wtm[p] = setup_wtm(g, p, sub_loss);          loop over the wtm table
+//   btm[q] = setup_btm(g, q);                    loop over the btm table
+//   for k = 0, 1, ...:
+//     push_loss(g, q, btm[q], k, send);          loop over btm: send(p, win_in)
+//     push_win(g, p, wtm[p], k + 1, send);       loop over wtm: send(q, losing_move)
+//   until no push_win returned true and k + 1 >= the longest setup win.
+// Every move generator calls its callbacks with a position; a callback
+// returns void, or bool to stop the generation by returning true.
 #pragma once
 
 #include <algorithm>
@@ -333,7 +345,7 @@ struct endgame {
 
 constexpr std::int8_t illegal = -2, unknown = -1;
 constexpr std::uint8_t never = 255;  // the counter of a stalemate: never lost
-constexpr int max_distance = 126;    // what an int8 distance holds (plus one)
+constexpr int max_distance = 126;    // the longest distance kept: d + 1 still fits an int8
 
 // White to move: won in `win` moves, unknown (not won so far), or illegal.
 struct wtm_entry {
@@ -366,6 +378,9 @@ struct losing_move {
   }
 };
 
+static_assert(std::is_trivially_copyable_v<win_in> && std::is_trivially_copyable_v<losing_move>,
+              "updates travel between processes as bytes");
+
 // The final values, coded as the pull solver's: a distance, unknown (not
 // won / not lost) or illegal.
 constexpr std::int8_t win_of(wtm_entry e) { return e.win; }
@@ -379,6 +394,18 @@ inline constexpr auto no_sub = [](position) { return -1; };
 // --- The phases, one call per position: each reads only its own entry (and
 // the read-only table of the sub-endgame, small enough to replicate) and
 // sends updates to other positions through send(position, update).
+//
+// Why the distances come out exact (what a parallel version must keep):
+//  - the updates of one phase commute (min; decrement and max), so they may
+//    be applied in any order and in batches, but all of a phase's updates
+//    must be applied before the next phase reads the table they went to;
+//  - a win only shrinks (min) and the first phase of iteration k sends only
+//    k + 1, so when the second phase of iteration k sees win == k + 1 the
+//    win is final: each won position sends its losing moves exactly once;
+//  - un-moves are exactly the inverse of the moves without capture, so each
+//    move of a black position into a win is counted down exactly once; its
+//    counter reaches 0 in the iteration of its slowest win, k + 1, which is
+//    then its loss (the max), and the next iteration's first phase finds it.
 
 // Setup, White to move: legality, and the best win by a capture, from the
 // sub-endgame's loss distance (sub_loss(s): d >= 0 lost in d, else not lost).
@@ -430,7 +457,8 @@ template <class Send> constexpr bool push_win(const endgame& g, position p, wtm_
 
 // The whole push analysis, sequentially: setup, then iterations k = 0, 1, ...
 // of the two phases until no position is won in k + 1 and no capture wins in
-// more. Returns the longest win.
+// more (then no position is lost in k + 1 either: nothing further can be
+// won). Returns the longest win.
 template <class SubLoss>
 int solve_push(const endgame& g, std::span<wtm_entry> wtm, std::span<btm_entry> btm, SubLoss&& sub_loss) {
   const position n = g.size();

@@ -3,7 +3,7 @@
 // agree entry by entry and that the longest win is the published one, and
 // prints per endgame the longest win and the counts of each table.
 //   solve_endgames [--metric dtm|dtc] [--no-pull] [--check-unmoves] [ENDGAME...]
-// ENDGAME: KQK, KRK, KQKR (the default: all three), or any KxK / KxKy with
+// ENDGAME: KQK, KRK, KQKR (the default: these three), KNKR, or any KxK / KxKy with
 // x, y in Q R B N. A 4-piece endgame first solves its 3-piece sub-endgame.
 // --metric dtc: depth to conversion (mate, or a capture into a lost position)
 // instead of depth to mate; the same for 3 pieces.
@@ -41,17 +41,21 @@ using namespace endgames;
 //    versus rook endgame, citing Müller and Lamprecht, Secrets of Pawnless
 //    Endings (2001), p. 400 (Thompson's 1978 table, by which Belle defended
 //    against Browne).
+//  - KNKR 1: the knight wins in 5 positions up to symmetry, 4 with White to
+//    play (mate in 1) and 1 mated: chess.stackexchange.com/questions/32638;
+//    none is symmetric, so 32 and 8 positions here.
 // And the counts of white-to-move wins of lang-examples/retro.tcpp (its
 // README line), an independent program over the same 64^3 tables.
 struct figure {
   const char* endgame;
   const char* metric;
   int longest;
-  long wtm_wins;  // -1: not known
+  long wtm_wins, btm_lost;  // -1: not known
 };
 constexpr figure published[] = {
-    {"KQK", "DTM", 10, 144508}, {"KQK", "DTC", 10, 144508}, {"KRK", "DTM", 16, 175168},
-    {"KRK", "DTC", 16, 175168}, {"KQKR", "DTM", 35, -1},    {"KQKR", "DTC", 31, -1},
+    {"KQK", "DTM", 10, 144508, -1}, {"KQK", "DTC", 10, 144508, -1}, {"KRK", "DTM", 16, 175168, -1},
+    {"KRK", "DTC", 16, 175168, -1}, {"KQKR", "DTM", 35, -1, -1},    {"KQKR", "DTC", 31, -1, -1},
+    {"KNKR", "DTM", 1, 32, 8},      {"KNKR", "DTC", 1, 32, 8},
 };
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -194,9 +198,12 @@ public:
                 pulled.c_str());
     for (const figure& f : published) {
       if (g.name() != f.endgame || std::strcmp(metric, f.metric) != 0) continue;
-      const bool match = f.longest == longest && (f.wtm_wins < 0 || f.wtm_wins == wins);
-      std::printf("%s (%s): published longest win %d%s: %s\n", f.endgame, f.metric, f.longest,
-                  f.wtm_wins < 0 ? "" : (", " + std::to_string(f.wtm_wins) + " wins").c_str(),
+      const bool match = f.longest == longest && (f.wtm_wins < 0 || f.wtm_wins == wins) &&
+                         (f.btm_lost < 0 || f.btm_lost == lost);
+      std::string counts;
+      if (f.wtm_wins >= 0) counts += ", " + std::to_string(f.wtm_wins) + " won";
+      if (f.btm_lost >= 0) counts += ", " + std::to_string(f.btm_lost) + " lost";
+      std::printf("%s (%s): published longest win %d%s: %s\n", f.endgame, f.metric, f.longest, counts.c_str(),
                   match ? "reproduced" : "NOT REPRODUCED");
       ok = ok && match;
     }
