@@ -12,6 +12,7 @@
 // Exits 1 when a check fails, 2 on a bad argument.
 #include "endgames.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -62,70 +63,65 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// A 64-bit mix of a position (splitmix64's finaliser), for the un-move check.
-std::uint64_t mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-// Every forward move that captures nothing must appear exactly once among
-// the un-moves of the position it reaches, and the un-moves must hold
-// nothing else. Per target position, the forward moves add 1 to a counter and
-// mix(source) to a sum, the un-moves subtract them: all must end at zero
-// (a wrong multiset passing needs a 64-bit collision). Every position
-// reached either way must be legal.
-bool check_unmoves(const endgame& g) {
+// One side's un-moves against its forward moves: for every position t,
+// the sources of the forward moves without capture into t (every legal
+// position's moves, gathered per target) must be, as a multiset, exactly
+// the un-moves of t: each forward move p -> t has p among unmoves(t), and
+// each un-move of t is a forward move into t, once. Every position reached
+// either way must be legal. Returns the number of moves, or -1 on a failure.
+template <class LegalFrom, class Forward, class LegalTo, class Backward>
+long check_inverse(const endgame& g, const char* side, LegalFrom legal_from, Forward forward, LegalTo legal_to,
+                   Backward backward) {
   const position n = g.size();
-  std::vector<std::uint64_t> sum(n);
-  std::vector<std::uint8_t> count(n);
   bool ok = true;
-  long moves[2] = {0, 0};
-  auto settle = [&](const char* side) {
-    for (position q = 0; q < n; ++q)
-      if (count[q] != 0 || sum[q] != 0) {
-        std::printf("%s: %s un-moves into position %u differ from the forward moves\n", g.name().c_str(), side, q);
-        return false;
-      }
-    return true;
-  };
   auto bad = [&](const char* what, position x) {
-    std::printf("%s: %s %u is illegal\n", g.name().c_str(), what, x);
+    if (ok) std::printf("%s: %s %s position %u\n", g.name().c_str(), side, what, x);
     ok = false;
   };
-  for (position p = 0; p < n; ++p) {
-    if (!g.legal_wtm(p)) continue;
-    g.white_moves(p, [&](position q) {
-      if (!g.legal_btm(q)) bad("white move to", q);
-      ++count[q], sum[q] += mix(p), ++moves[0];
-    }, [](position) {});
-  }
-  for (position q = 0; q < n; ++q) {
-    if (!g.legal_btm(q)) continue;
-    g.white_unmoves(q, [&](position p) {
-      if (!g.legal_wtm(p)) bad("white un-move from", p);
-      --count[q], sum[q] -= mix(p);
+  // The forward moves grouped by target: those into t are
+  // from[start[t]] .. from[start[t + 1] - 1].
+  std::vector<std::uint32_t> start(std::size_t{n} + 1);
+  for (position p = 0; p < n; ++p)
+    if (legal_from(p)) forward(p, [&](position t) { ++start[t + 1]; });
+  for (position t = 0; t < n; ++t) start[t + 1] += start[t];
+  std::vector<position> from(start[n]);
+  std::vector<std::uint32_t> next(start.begin(), start.end() - 1);
+  for (position p = 0; p < n; ++p)
+    if (legal_from(p)) forward(p, [&](position t) { from[next[t]++] = p; });
+  next = {};
+  position back[128];  // a position's un-moves: at most 8 + 27 + 8 + 27
+  for (position t = 0; t < n && ok; ++t) {
+    const auto first = from.begin() + start[t], last = from.begin() + start[t + 1];
+    if (!legal_to(t)) {
+      if (first != last) bad("move into the illegal", t);
+      continue;
+    }
+    int k = 0;
+    backward(t, [&](position p) {
+      if (!legal_from(p)) bad("un-move from the illegal", p);
+      back[k++ & 127] = p;
     });
+    std::sort(first, last);
+    std::sort(back, back + std::min(k, 128));
+    if (k > 128 || !std::equal(first, last, back, back + k)) bad("un-moves differ from the moves into", t);
   }
-  ok = settle("white") && ok;
-  for (position q = 0; q < n; ++q) {
-    if (!g.legal_btm(q)) continue;
-    g.black_moves(q, [&](position p) {
-      if (!g.legal_wtm(p)) bad("black move to", p);
-      ++count[p], sum[p] += mix(q), ++moves[1];
-    }, [](position) {});
-  }
-  for (position p = 0; p < n; ++p) {
-    if (!g.legal_wtm(p)) continue;
-    g.black_unmoves(p, [&](position q) {
-      if (!g.legal_btm(q)) bad("black un-move from", q);
-      --count[p], sum[p] -= mix(q);
-    });
-  }
-  ok = settle("black") && ok;
-  std::printf("%s: un-moves %s the forward moves (%ld white, %ld black moves without capture)\n", g.name().c_str(),
-              ok ? "invert" : "DO NOT invert", moves[0], moves[1]);
+  return ok ? static_cast<long>(start[n]) : -1;
+}
+
+// Both sides' un-moves against their forward moves, over every position.
+bool check_unmoves(const endgame& g) {
+  const auto none = [](position) {};
+  const long white = check_inverse(
+      g, "white", [&](position p) { return g.legal_wtm(p); },
+      [&](position p, auto f) { g.white_moves(p, f, none); }, [&](position q) { return g.legal_btm(q); },
+      [&](position q, auto f) { g.white_unmoves(q, f); });
+  const long black = check_inverse(
+      g, "black", [&](position q) { return g.legal_btm(q); },
+      [&](position q, auto f) { g.black_moves(q, f, none); }, [&](position p) { return g.legal_wtm(p); },
+      [&](position p, auto f) { g.black_unmoves(p, f); });
+  const bool ok = white >= 0 && black >= 0;
+  std::printf("%s: un-moves %s the forward moves (%ld white, %ld black moves without capture)\n",
+              g.name().c_str(), ok ? "invert" : "DO NOT invert", white, black);
   return ok;
 }
 
