@@ -57,8 +57,8 @@
 
 namespace endgames {
 
-using position = std::uint32_t;    // a position: 18 or 24 bits
-using bitboard = std::uint64_t; // one bit a square
+using position = std::uint32_t;  // a position: 18 or 24 bits
+using bitboard = std::uint64_t;  // one bit a square
 
 enum class piece : std::uint8_t { none, queen, rook, bishop, knight };
 
@@ -210,8 +210,9 @@ struct endgame {
     return {x >> 18, x >> 12 & 63, x >> 6 & 63, x & 63};
   }
   constexpr position encode(const board& b) const {
-    const position p = (static_cast<position>(b.wk) * 64 + static_cast<position>(b.wx)) * 64 + static_cast<position>(b.bk);
-    return black == piece::none ? p : p * 64 + static_cast<position>(b.bx);
+    const auto digit = [](int s) { return static_cast<position>(s); };
+    const position p = (digit(b.wk) * 64 + digit(b.wx)) * 64 + digit(b.bk);
+    return black == piece::none ? p : p * 64 + digit(b.bx);
   }
   constexpr bitboard occupancy(const board& b) const {
     return detail::bit(b.wk) | detail::bit(b.wx) | detail::bit(b.bk) | (b.bx >= 0 ? detail::bit(b.bx) : 0);
@@ -473,7 +474,8 @@ int solve_push(const endgame& g, std::span<wtm_entry> wtm, std::span<btm_entry> 
     if (k + 1 > max_distance) too_deep(g);
     for (position q = 0; q < n; ++q) push_loss(g, q, btm[q], k, [&](position p, win_in u) { u(wtm[p]); });
     long won = 0;
-    for (position p = 0; p < n; ++p) won += push_win(g, p, wtm[p], k + 1, [&](position q, losing_move u) { u(btm[q]); });
+    for (position p = 0; p < n; ++p)
+      won += push_win(g, p, wtm[p], k + 1, [&](position q, losing_move u) { u(btm[q]); });
     if (won > 0) longest = k + 1;
     else if (k + 1 >= horizon) break;
   }
