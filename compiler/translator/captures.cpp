@@ -221,6 +221,13 @@ bool is_dependent_call(const Stmt* m, const Expr* use) {
          llvm::isa<CXXDependentScopeMemberExpr>(callee) || callee->isTypeDependent();
 }
 
+bool is_table_type(QualType t) {
+  const auto* rd = t.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!rd || rd->getName() != "table") return false;
+  const auto* ns = llvm::dyn_cast<NamespaceDecl>(rd->getDeclContext());
+  return ns && ns->getName() == "tascell";
+}
+
 std::vector<captured_var> free_variables(const Stmt* s, ASTContext& ctx) {
   use_finder f;
   f.TraverseStmt(const_cast<Stmt*>(s));
@@ -233,7 +240,18 @@ std::vector<captured_var> free_variables(const Stmt* s, ASTContext& ctx) {
     if (fresh) out.push_back({v, e, nullptr});
     captured_var& u = out[it->second];
     if (u.write) continue;
-    if (const Stmt* w = mutations.findMutation(e); w && !is_dependent_call(w, e)) u.write = w;
+    const Stmt* w = mutations.findMutation(e);
+    if (!w || is_dependent_call(w, e)) continue;
+    if (is_table_type(v->getType())) {
+      // t[i] through the non-const operator[] is a read unless the entry
+      // it returns is written.
+      const auto* op = llvm::dyn_cast<CXXOperatorCallExpr>(w);
+      if (op && op->getOperator() == OO_Subscript && op->getNumArgs() > 0 && contains(op->getArg(0), e)) {
+        if (const Stmt* ew = mutations.findMutation(op); ew && !u.entry_write) u.entry_write = ew;
+        continue;
+      }
+    }
+    u.write = w;
   }
   return out;
 }

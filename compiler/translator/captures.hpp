@@ -14,7 +14,13 @@ struct captured_var {
   const clang::VarDecl* var;
   const clang::Expr* first_use;
   const clang::Stmt* write;  // where it is written (or its address taken), or nullptr
+  // A tascell::table handle: where an entry is written in place (t[i] = ...),
+  // or nullptr. Reading entries and apply() do not write the handle.
+  const clang::Stmt* entry_write = nullptr;
 };
+
+// Whether t is (a reference to) a tascell::table<...> handle.
+bool is_table_type(clang::QualType t);
 
 // Variables with automatic storage declared outside `s` and used inside it,
 // in order of first use. Globals and statics are not captured. In a

@@ -88,7 +88,7 @@ class collector : public RecursiveASTVisitor<collector> {
       llvm::StringRef id = *sup->diagnosticIdentifiers_begin();
       const Stmt* body = s->getSubStmt();
       if (id == dowork_suppression) {
-        if (!llvm::isa<CompoundStmt>(body) && !llvm::isa<ForStmt>(body)) {
+        if (!llvm::isa<CompoundStmt>(body) && !llvm::isa<ForStmt>(body) && !llvm::isa<CXXForRangeStmt>(body)) {
           marker_of(a->getLocation());
           diag_.error(src_.pos(a->getLocation()),
                       "@dowork must be followed by a compound statement { ... } or a for loop");
@@ -216,6 +216,8 @@ constructs collect(const source& src, diagnostics& diag) {
       }
     } else if (const auto* f = llvm::dyn_cast<ForStmt>(d.body)) {
       pieces.push_back({d.function, {src.offset(f->getBody()->getBeginLoc()), src.end_of_stmt(f->getBody())}});
+    } else if (const auto* r = llvm::dyn_cast<CXXForRangeStmt>(d.body)) {
+      pieces.push_back({d.function, {src.offset(r->getBody()->getBeginLoc()), src.end_of_stmt(r->getBody())}});
     }
   }
   for (auto& d : out.doworks) {

@@ -319,6 +319,13 @@ void lower_parts(lowering& l, const dowork_site& d, const clang::CompoundStmt* b
         return;
       for (const auto& u : uses[i]) {
         if (is_common(u.var)) continue;
+        if (u.entry_write) {
+          l.diag.error(l.src.pos(u.entry_write->getBeginLoc()),
+                       "an entry of table '" + u.var->getNameAsString() + "' is written in place by a part of "
+                       "@dowork: the part may run in another process, on a copy of the entry; update it with " +
+                           u.var->getNameAsString() + ".apply(i, f)");
+          return;
+        }
         bool written = u.write != nullptr;
         if (!travel(l, u, cl, written, cs, "by a part of @dowork", parts[i])) return;
       }
@@ -415,18 +422,19 @@ bool uses_ctx(const lowering& l, const clang::Stmt* s, const constructs& all) {
   return false;
 }
 
-void lower_loop(lowering& l, const dowork_site& d, const clang::ForStmt* f, const clause_list& cl,
-                const constructs& all) {
-  canonical_loop loop;
-  if (!analyse_loop(l, f, loop)) return;
-  const clang::Stmt* body = f->getBody();
+// The body of a @dowork for, with induction variable `var`, lowered to a
+// call of tascell::dowork_for over `range`; [head_begin, head_end) is the
+// loop's head (`for (...)`), which the call replaces.
+void lower_loop_body(lowering& l, const dowork_site& d, const VarDecl* var, const std::string& range,
+                     const clang::Stmt* body, std::size_t head_begin, std::size_t head_end, const clause_list& cl,
+                     const constructs& all) {
   std::vector<piece_clause> cs;
   bool ok = true;
   std::set<std::string> used;
   for (const auto& u : free_variables(body, l.src.ast())) {
     std::string name = u.var->getNameAsString();
     used.insert(name);
-    if (u.var == loop.var) {
+    if (u.var == var) {
       if (u.write) {
         l.diag.error(l.src.pos(u.write->getBeginLoc()),
                      "the induction variable '" + name + "' is written inside the body of @dowork for");
@@ -436,6 +444,13 @@ void lower_loop(lowering& l, const dowork_site& d, const clang::ForStmt* f, cons
     }
     bool reduced = false;
     for (const auto& r : cl.reductions) reduced |= r.var == name;
+    if (u.entry_write) {
+      l.diag.error(l.src.pos(u.entry_write->getBeginLoc()),
+                   "an entry of table '" + name + "' is written in place in the body of @dowork for: an iteration "
+                   "may run in another process, on a copy of the entry; update it with " + name + ".apply(i, f)");
+      ok = false;
+      continue;
+    }
     if (u.write && !reduced && !is_pointer(u.var)) {
       l.diag.error(l.src.pos(u.write->getBeginLoc()),
                    "'" + name + "' is written in the body of @dowork for: iterations may run in parallel; "
@@ -466,19 +481,63 @@ void lower_loop(lowering& l, const dowork_site& d, const clang::ForStmt* f, cons
 
   l.erase_marker(d.marker, d.depth);
   if (l.serial || !ok) return;
-  std::string name = loop.var->getNameAsString();
-  std::string type = l.value_type(loop.var);
-  std::string head = std::string("tascell::dowork_for(") + ctx_name + ", " + options_text(cl) + range_text(loop) +
-                     ", " + clause_list_text(cs) + "[](";
+  std::string name = var->getNameAsString();
+  std::string type = l.value_type(var);
+  std::string head = std::string("tascell::dowork_for(") + ctx_name + ", " + options_text(cl) + range + ", " +
+                     clause_list_text(cs) + "[](";
   if (uses_ctx(l, body, all)) head.append("[[maybe_unused]] tascell::ctx ").append(ctx_name).append(", ");
   head.append("std::int64_t _ti").append(param_list_text(cs)).append(") { [[maybe_unused]] ");
   head.append(type).append(" ").append(name).append(" = static_cast<").append(type).append(">(_ti); ");
   head.append(prologue).append(prologue_text(cs));
-  std::size_t b = l.src.offset(f->getForLoc()), e = l.src.offset(f->getRParenLoc()) + 1;
-  l.edits.replace(b, e - b, head, d.depth);
+  l.edits.replace(head_begin, head_end - head_begin, head, d.depth);
   l.edits.insert_close(l.src.end_of_stmt(body), " });", d.depth);
   // `continue` ends this iteration: a return from the body.
   for (const auto* c : x.continues) l.edits.replace(l.src.offset(c->getBeginLoc()), 8, "return  ", d.depth + 1);
+}
+
+void lower_loop(lowering& l, const dowork_site& d, const clang::ForStmt* f, const clause_list& cl,
+                const constructs& all) {
+  canonical_loop loop;
+  if (!analyse_loop(l, f, loop)) return;
+  lower_loop_body(l, d, loop.var, range_text(loop), f->getBody(), l.src.offset(f->getForLoc()),
+                  l.src.offset(f->getRParenLoc()) + 1, cl, all);
+}
+
+// Whether t is tascell::index_space<...> (a table's indices()).
+bool is_index_space(clang::QualType t) {
+  const auto* rd = t.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!rd || rd->getName() != "index_space") return false;
+  const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(rd->getDeclContext());
+  return ns && ns->getName() == "tascell";
+}
+
+// `@dowork for (long i : t.indices())`: a loop over a table's indices.
+void lower_range_loop(lowering& l, const dowork_site& d, const clang::CXXForRangeStmt* f, const clause_list& cl,
+                      const constructs& all) {
+  const clang::Expr* range = f->getRangeInit();
+  const VarDecl* var = f->getLoopVariable();
+  bool ok = true;
+  if (!range || !is_index_space(range->getType())) {
+    l.diag.error(l.src.pos(range ? range->getBeginLoc() : f->getBeginLoc()),
+                 "@dowork for over a range needs the indices of a tascell::table (t.indices() or "
+                 "t.local_indices()); write other loops in canonical form, e.g. for (int i = 0; i < n; ++i)");
+    ok = false;
+  }
+  if (!var->getType()->isIntegerType()) {
+    l.diag.error(l.src.pos(var->getBeginLoc()),
+                 "the induction variable of @dowork for over a table's indices must be an integer, e.g. long i");
+    ok = false;
+  }
+  if (!cl.priority.empty()) {
+    l.diag.error(d.marker.clauses_at, "a @dowork for over a table's indices takes no priority()");
+    ok = false;
+  }
+  if (!ok) {
+    l.erase_marker(d.marker, d.depth);
+    return;
+  }
+  lower_loop_body(l, d, var, l.src.text_of(range->getSourceRange()), f->getBody(), l.src.offset(f->getForLoc()),
+                  l.src.offset(f->getRParenLoc()) + 1, cl, all);
 }
 
 }  // namespace
@@ -505,6 +564,7 @@ void lower_dowork(lowering& l, const dowork_site& d, const constructs& all) {
     l.edits.insert_close(l.src.end_of_stmt(d.body), " }", d.depth);
   }
   if (const auto* body = llvm::dyn_cast<clang::CompoundStmt>(d.body)) lower_parts(l, d, body, cl);
+  else if (const auto* r = llvm::dyn_cast<clang::CXXForRangeStmt>(d.body)) lower_range_loop(l, d, r, cl, all);
   else lower_loop(l, d, llvm::cast<clang::ForStmt>(d.body), cl, all);
 }
 

@@ -42,6 +42,7 @@ struct chain_scan {
   // give), or for another process (only kinds that can travel).
   task* wanted = nullptr;
   bool remote = false;
+  int thief_rank = -1;  // the thief's process when it is another (a placed point gives by it)
 
   // The point chosen: the highest priority, among equals the oldest.
   spawn_point* best = nullptr;
@@ -114,6 +115,7 @@ struct chain_scan {
           oldest = p;
         }
         if (remote && !e.kind->wire) return true;
+        if (e.kind->place && e.kind->place(p, thief_rank) < 0) [[unlikely]] return true;
         std::int64_t prio = e.kind->priority ? e.kind->priority(p) : 0;
         if (!b || prio >= bprio) {
           if (bstretch) others = std::min(others, bs_depth);  // no longer the best's
@@ -189,6 +191,7 @@ task* give(worker_impl* w, ctx c, worker_impl* thief) {
   chain_scan scan;
   scan.wanted = thief->wanted;
   scan.remote = thief->remote_rank.load(std::memory_order_relaxed) >= 0;
+  scan.thief_rank = scan.remote ? thief->remote_rank.load(std::memory_order_relaxed) : -1;
   if (w->waiting == 0) {
     scan.walk(c);
   } else {
@@ -218,8 +221,9 @@ task* give(worker_impl* w, ctx c, worker_impl* thief) {
   if (scan.best_winds > 0) collect_winds(winds, scan.best_top, p);
   else winds.clear();
   undo_winds(winds);
-  std::int64_t lo = p->end - (p->end - p->next + 1) / 2;
-  std::int64_t hi = p->end;
+  const bool placed = scan.best_kind->place != nullptr;
+  std::int64_t lo = placed ? scan.best_kind->place(p, scan.thief_rank) : p->end - (p->end - p->next + 1) / 2;
+  std::int64_t hi = placed ? lo + 1 : p->end;
   task* t = nullptr;
   try {
     t = scan.best_kind->put(p, lo, hi);
@@ -227,16 +231,18 @@ task* give(worker_impl* w, ctx c, worker_impl* thief) {
     redo_winds(winds);
     throw;
   }
-  p->end = lo;
+  if (!placed) p->end = lo;
   redo_winds(winds);
 
   // What this worker offers another process now (worker_impl::offer_depth),
   // as of this walk, which saw every chain.
   if (!wanted) w->offer_depth.store(scan.offer(), std::memory_order_relaxed);
 
-  t->kind = scan.best_kind;
-  t->lo = lo;
-  t->hi = hi;
+  if (!placed) {  // a placed point's put set them (table_loop.hpp)
+    t->kind = scan.best_kind;
+    t->lo = lo;
+    t->hi = hi;
+  }
   t->tree_depth = scan.best_depth;
   t->victim = w;
   t->serial = next_task_serial();
@@ -251,6 +257,9 @@ task* give(worker_impl* w, ctx c, worker_impl* thief) {
   a->given = t;
   a->pending++;
   w->stats.pieces_given++;
+  // Work given away comes after the table updates this worker issued so
+  // far: they are applied before the thief can see the piece.
+  if (w->unsettled) [[unlikely]] settle_updates(w);
   return t;
 }
 

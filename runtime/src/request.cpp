@@ -121,6 +121,7 @@ void run_task(worker_impl* w, ctx base, task* t) {
                        latency, 0);
   }
   w->answered_request = false;
+  if (t->from_rank >= 0) w->rt->net()->tables().acquire_applied();
   w->set_activity(activity::work);
   // Its own point is open at t->tree_depth, with work when the range has
   // more than the index it starts with.
@@ -135,6 +136,9 @@ void run_task(worker_impl* w, ctx base, task* t) {
     t->completed = false;
   }
   --w->depth;
+  // The piece is finished only when the table updates issued in it have
+  // been applied (table.hpp, "Completion").
+  if (w->unsettled) [[unlikely]] settle_updates(w);
   w->set_activity(before);
   w->busy.store(was_busy, std::memory_order_relaxed);
   if (t->from_rank >= 0) {

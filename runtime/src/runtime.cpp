@@ -349,6 +349,9 @@ void runtime::run_root(const root_call& call) {
   std::int64_t posted_before = net_ ? net_->requests_posted() : 0;
   std::int64_t worker_posted_before = net_ ? net_->requests_posted_by_workers() : 0;
   std::int64_t mailed_before = net_ ? net_->pieces_mailed() : 0;
+  std::int64_t updates_before = net_ ? net_->tables().updates_sent() : 0;
+  std::int64_t update_batches_before = net_ ? net_->tables().update_batches_sent() : 0;
+  std::int64_t applied_before = net_ ? net_->tables().updates_applied() : 0;
   ++root_calls_;
   if (net_) {
     net_->take_steal_latencies();
@@ -381,6 +384,8 @@ void runtime::run_root(const root_call& call) {
     } catch (...) {
       err = std::current_exception();
     }
+    // The root call ends when the table updates issued in it are applied.
+    if (w->unsettled) settle_updates(w);
     w->busy.store(false, std::memory_order_relaxed);
     root_done_.store(true, std::memory_order_release);
   } else {
@@ -444,6 +449,9 @@ void runtime::run_root(const root_call& call) {
     r.shared_requests = net_->requests_posted() - posted_before;
     r.worker_requests = net_->requests_posted_by_workers() - worker_posted_before;
     r.mailed_pieces = net_->pieces_mailed() - mailed_before;
+    r.table_updates = net_->tables().updates_sent() - updates_before;
+    r.table_batches = net_->tables().update_batches_sent() - update_batches_before;
+    r.table_updates_applied = net_->tables().updates_applied() - applied_before;
     r.remote_steal_ns = net_->take_steal_latencies();
   }
   {
@@ -534,6 +542,13 @@ void runtime::print_stats(const run_stats& r) const {
   // Lazy functions (tascell/lazy.hpp), when any unwound: a line of its own,
   // as scripts read the table's columns by position.
   worker_stats t = r.total();
+  if (r.table_updates > 0 || r.table_updates_applied > 0)
+    std::fprintf(stderr,
+                 "tascell stats: tables: %lld updates sent to other processes in %lld batches (%.0f per batch), "
+                 "%lld applied here from other processes\n",
+                 static_cast<long long>(r.table_updates), static_cast<long long>(r.table_batches),
+                 r.table_batches ? static_cast<double>(r.table_updates) / static_cast<double>(r.table_batches) : 0.0,
+                 static_cast<long long>(r.table_updates_applied));
   if (t.lazy_unwinds > 0)
     std::fprintf(stderr, "tascell stats: lazy frames: %lld requests made them unwind, %lld frames saved and rebuilt\n",
                  static_cast<long long>(t.lazy_unwinds), static_cast<long long>(t.lazy_frames));

@@ -280,6 +280,10 @@ struct wait_scope {
 // --- serve.cpp ---
 // Serves requests and stop notifications. With may_unwind, throws
 // stop_signal when the running piece (or a @dowork in it) must stop.
+// Waits until every table update worker w sent to another process has been
+// applied there, and clears its `unsettled` (tables/update_sender.cpp).
+void settle_updates(worker* w);
+
 void serve_impl(ctx c, bool may_unwind);
 // The aux of p, or nullptr.
 point_aux* find_aux(worker_impl* w, spawn_point* p);

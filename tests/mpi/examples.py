@@ -16,7 +16,7 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
 import answers  # noqa: E402  (tests/examples/answers.json: the arguments and known answers)
 
-EXAMPLES = ["fib", "nqueens", "knapsack", "first", "game", "tsp", "uts", "retro", "tak", "align"]
+EXAMPLES = ["fib", "nqueens", "knapsack", "first", "game", "tsp", "uts", "retro", "puzzle", "tak", "align"]
 
 # Of tests/translator/programs: lazy loops (break, continue, if(), winds)
 # whose rebuilt frames give pieces that travel.

@@ -74,6 +74,13 @@ struct node_kind {
   void (*redo)(void* n);  // run `before`
   // --- spawn points whose work can go to another process (wire.hpp) ---
   const detail::wire_ops* wire;
+  // --- spawn points whose work is placed by the thief's rank (a loop over
+  // a table's indices, table_loop.hpp): the unit of work this point gives
+  // a thief of process `rank` (-1: a thief of this process), or -1 when it
+  // has none for it. With it, put
+  // receives [unit, unit + 1), updates the point itself and returns a task
+  // with its kind and range set.
+  std::int64_t (*place)(spawn_point* p, int rank) = nullptr;
 };
 
 // The start of every spawn point: work [next, end) of this @dowork has not

@@ -43,6 +43,7 @@
 namespace tascell {
 
 struct no_priority {};
+template <class T> class index_space;
 
 // Statement-level options of a @dowork: `if(cond)` and `priority(expr)`.
 // `priority` is a callable returning an integer, evaluated when work is
@@ -600,6 +601,15 @@ struct loop_block {
   }
 };
 
+// What a piece of a loop carries besides its inputs: nothing, except for a
+// loop over a table's indices (table_loop.hpp), whose pieces carry the
+// entries their iterations read.
+template <class Body>
+struct loop_carry {
+  template <class S> static void out(out_archive&, S&, std::int64_t, std::int64_t) {}
+  template <class S> static void in(in_archive&, S&) {}
+};
+
 template <class Prio, class Body, class... C>
 struct loop_site {
   using cs = clause_set<C...>;
@@ -713,6 +723,7 @@ struct loop_site {
     auto* t = static_cast<task_t*>(tt);
     a(t->first, t->step, t->prio_value);
     cs::pack_in(a, t->stored);
+    loop_carry<Body>::out(a, t->stored, t->first + t->lo * t->step, t->first + t->hi * t->step);
   }
   static task* unpack(std::int64_t lo, std::int64_t hi, in_archive& a) {
     if (lo < 0 || lo >= hi) throw cereal::Exception("iterations out of range for this @dowork for");
@@ -721,6 +732,7 @@ struct loop_site {
     t->hi = hi;
     a(t->first, t->step, t->prio_value);
     cs::unpack_in(a, t->stored);
+    loop_carry<Body>::in(a, t->stored);
     return t.release();
   }
   static void pack_result(task* tt, out_archive& a) { cs::pack_out(a, static_cast<task_t*>(tt)->stored); }
@@ -931,7 +943,7 @@ TASCELL_INLINE void dowork_loop(ctx c, const options<Prio>& o, range r,
 template <class F, class First, class... Rest>
 TASCELL_INLINE void split_loop(F&& f, First&& first, Rest&&... rest) {
   if constexpr (is_options<std::remove_cvref_t<First>>::value) {
-    [&](range r, auto&&... a) TASCELL_LAMBDA_INLINE {
+    [&](auto r, auto&&... a) TASCELL_LAMBDA_INLINE {
       auto all = std::forward_as_tuple(std::forward<decltype(a)>(a)...);
       constexpr std::size_t n = sizeof...(a);
       static_assert(n >= 1, "dowork_for needs a body");
@@ -979,12 +991,23 @@ TASCELL_INLINE void dowork(ctx c, First&& first, Rest&&... rest) {
       std::forward<First>(first), std::forward<Rest>(rest)...);
 }
 
-// @dowork for: dowork_for(c, [options,] range, clauses..., body)
+namespace detail {
+template <class T> struct is_index_space : std::false_type {};
+template <class T> struct is_index_space<index_space<T>> : std::true_type {};
+// A loop over a table's indices (table_loop.hpp).
+template <class Prio, class T, class Body, class... C>
+void dowork_table_loop(ctx c, const options<Prio>& o, const index_space<T>& s, const std::tuple<C...>& cl,
+                       Body& body);
+}  // namespace detail
+
+// @dowork for: dowork_for(c, [options,] range, clauses..., body), or over
+// the indices of a table: dowork_for(c, [options,] t.indices(), ...).
 template <class First, class... Rest>
 TASCELL_INLINE void dowork_for(ctx c, First&& first, Rest&&... rest) {
   detail::split_loop(
-      [&](const auto& o, range r, const auto& cl, auto& body) TASCELL_LAMBDA_INLINE {
-        detail::dowork_loop(c, o, r, cl, body);
+      [&](const auto& o, auto r, const auto& cl, auto& body) TASCELL_LAMBDA_INLINE {
+        if constexpr (detail::is_index_space<decltype(r)>::value) detail::dowork_table_loop(c, o, r, cl, body);
+        else detail::dowork_loop(c, o, range(r), cl, body);
       },
       std::forward<First>(first), std::forward<Rest>(rest)...);
 }

@@ -26,6 +26,11 @@ struct worker {
   // Lazy @dowork statements (lazy.hpp): the frames of this worker's stack
   // are returning to the nearest bottom, saving themselves on the way.
   bool lazy_unwinding = false;
+  // Updates of a distributed table that this worker sent to other
+  // processes and that are not known to be applied yet (table.hpp): the
+  // end of the running piece and the next work this worker gives away wait
+  // for them (settle_updates, runtime/src/tables/).
+  bool unsettled = false;
   // The frames saved by the unwinding in progress, until a bottom takes
   // them (lazy.hpp).
   std::vector<unsigned char> lazy_bytes;

@@ -51,6 +51,12 @@ struct run_stats {
   // through their mailboxes in shared memory (the others went as MPI
   // messages).
   std::int64_t mailed_pieces = 0;
+  // Distributed tables (table.hpp): updates this process sent to the
+  // owners of entries in other processes, the batches that carried them
+  // (one message each), and updates from other processes applied here.
+  std::int64_t table_updates = 0;
+  std::int64_t table_batches = 0;
+  std::int64_t table_updates_applied = 0;
   // Steals from other processes: request sent -> work taken by a worker.
   std::vector<std::int64_t> remote_steal_ns;
   worker_stats total() const;

@@ -13,4 +13,6 @@
 #include "tascell/remote_error.hpp"
 #include "tascell/root.hpp"
 #include "tascell/stats.hpp"
+#include "tascell/table.hpp"
+#include "tascell/table_loop.hpp"
 #include "tascell/wind.hpp"

@@ -35,7 +35,13 @@ enum class msg : std::uint8_t {
   incumbent,       // root number, id, hops so far, value bytes
   board,           // root number, board id, key, stamp, value bytes
   stats,           // root number, figures (TASCELL_STATS, to rank 0)
-  last = stats
+  table_made,      // table id, description (table_protocol.hpp)
+  updates,         // a batch of table updates
+  fence,           // token: answer once everything before it is applied
+  fence_ack,       // token
+  table_read,      // token, table id, first and end position
+  table_entries,   // token, the entries' bytes
+  last = table_entries
 };
 
 struct malformed_message : std::runtime_error {
@@ -80,7 +86,16 @@ class reader {
     pos_ += n;
     return b;
   }
+  // The next n bytes, as they are.
+  std::string_view raw(std::uint64_t n, const char* what) {
+    if (in_.size() - pos_ < n)
+      throw malformed_message(std::string("truncated message: ") + what + " is cut short");
+    std::string_view b = in_.substr(pos_, n);
+    pos_ += n;
+    return b;
+  }
   bool done() const { return pos_ == in_.size(); }
+  std::size_t left() const { return in_.size() - pos_; }
 
  private:
   std::string_view in_;

@@ -67,6 +67,7 @@ network::network(host& h, const settings& cfg, transport& link, int rank, int si
   rng_ = (cfg.seed ? cfg.seed : 1) | 1u;
   root_.place(rank_, size_, rng_);
   steal_.place(rank_, size_, rng_);
+  tables_.place(rank_, size_);
   out_.resize(static_cast<std::size_t>(size_));
   out_count_.assign(static_cast<std::size_t>(size_), 0);
   ready_ = true;
@@ -98,6 +99,7 @@ void network::init_mpi() {
   size_ = mpi_->size();
   root_.place(rank_, size_, rng_);
   steal_.place(rank_, size_, rng_);
+  tables_.place(rank_, size_);
   link_ = mpi_.get();
   set_rank(rank_);
   mpi_transport::machine m = mpi_->this_machine();
@@ -303,6 +305,8 @@ bool network::turn() {
   // What workers handed over first (a piece a proxy got goes out before
   // this turn's probes), then what arrived.
   progress |= take_events();
+  progress |= tables_.take_handed();
+  progress |= tables_.retry_held();
   if (describe_.load(std::memory_order_relaxed)) [[unlikely]]
     if (worker_impl* pw = describe_.exchange(nullptr, std::memory_order_acq_rel)) steal_.describe(pw);
   if (dump_asked.load(std::memory_order_relaxed)) [[unlikely]]
@@ -416,6 +420,9 @@ void network::pause() {
     if (steal_.wants_work()) us = sleep_before_ask(us, steal_.next_ask(), now());
   }
   us = std::min(us, post_wait_us);
+  // A worker waits for the answer to a table fence or read (from another
+  // machine it does not ring).
+  if (tables_.awaiting()) us = std::min(us, 20L);
   if (tracing_ && !asleep_) [[unlikely]] note_span(true);
   bell_.sleep(bell_seen_, us);
   wakeups_.fetch_add(1, std::memory_order_relaxed);
@@ -583,6 +590,12 @@ void network::handle(int from, reader& r) {
     }
     case msg::board: root_.on_board(from, r); return;
     case msg::stats: on_stats(from, r); return;
+    case msg::table_made: tables_.on_made(from, r); return;
+    case msg::updates: tables_.on_updates(from, r); return;
+    case msg::fence: tables_.on_fence(from, r); return;
+    case msg::fence_ack: tables_.on_fence_ack(from, r); return;
+    case msg::table_read: tables_.on_read(from, r); return;
+    case msg::table_entries: tables_.on_entries(from, r); return;
   }
   throw malformed_message("unknown message type " + std::to_string(static_cast<int>(type)));
 }

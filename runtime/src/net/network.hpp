@@ -36,6 +36,7 @@
 #include "root_protocol.hpp"
 #include "shared_requests.hpp"
 #include "steal_protocol.hpp"
+#include "table_protocol.hpp"
 #include "transport.hpp"
 
 namespace tascell::detail::net {
@@ -125,6 +126,9 @@ class network final : public outbox, public loop_services {
   // statistics of the last root call), then stops looking at the workers;
   // returns when the message thread no longer does.
   void detach();
+
+  // Distributed tables: their messages (any thread hands them over).
+  table_protocol& tables() { return tables_; }
 
   // --- root calls (the calling thread) ---
   void begin_root();
@@ -282,6 +286,8 @@ class network final : public outbox, public loop_services {
   // (steal_protocol.hpp).
   root_protocol root_{host_, cfg_, *this, log_};
   steal_protocol steal_{host_, cfg_, *this, log_, root_, *this};
+  // Distributed tables (table_protocol.hpp).
+  table_protocol tables_{*this, *this};
 
   // --- message thread only ---
   std::vector<std::string> out_;  // batches being built, per destination

@@ -1,6 +1,8 @@
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <unordered_map>
+#include <vector>
 namespace tascell {
 inline void cancel() {}
 inline bool cancelled() { return false; }
@@ -20,6 +22,37 @@ template <class T> class board {
   void clear() { values_.clear(); }
  private:
   std::unordered_map<std::uint64_t, T> values_;
+};
+// A distributed table in one process: a plain array, apply() a call.
+enum class spread { block, hashed };
+template <class T> class table {
+ public:
+  struct index_range {
+    std::int64_t n;
+    struct iterator {
+      std::int64_t i;
+      std::int64_t operator*() const { return i; }
+      iterator& operator++() { ++i; return *this; }
+      bool operator!=(const iterator& o) const { return i != o.i; }
+    };
+    iterator begin() const { return {0}; }
+    iterator end() const { return {n}; }
+  };
+  table() = default;
+  explicit table(std::int64_t n, spread = spread::block, const char* = nullptr)
+      : d_(std::make_shared<std::vector<T>>(static_cast<std::size_t>(n))) {}
+  std::int64_t size() const { return static_cast<std::int64_t>(d_->size()); }
+  int owner(std::int64_t) const { return 0; }
+  bool is_local(std::int64_t) const { return true; }
+  const T& operator[](std::int64_t i) const { return (*d_)[static_cast<std::size_t>(i)]; }
+  T& operator[](std::int64_t i) { return (*d_)[static_cast<std::size_t>(i)]; }
+  T get(std::int64_t i) const { return (*d_)[static_cast<std::size_t>(i)]; }
+  template <class U> void apply(std::int64_t i, const U& u) const { u((*d_)[static_cast<std::size_t>(i)]); }
+  index_range indices() const { return {size()}; }
+  index_range local_indices() const { return {size()}; }
+  std::vector<T> gather() const { return *d_; }
+ private:
+  std::shared_ptr<std::vector<T>> d_;
 };
 }
 #define TASCELL_EXCEPTION(Type) static_assert(true, "");

@@ -28,6 +28,14 @@ void steal_back_delay_for_testing(int microseconds);
 // and be answered, and arm the next one in between (the lost piece of the
 // rare hang: decisions.md, "The lost piece").
 void claim_delay_for_testing(int microseconds);
+// Distributed tables (table.hpp): with settling off, a worker hands its
+// updates over but never waits for them to be applied (the end of a piece,
+// a give), so work that follows may run before they arrive; the message
+// thread of the receiving process holds every batch of updates this long
+// before applying it (and a fence behind it). Together
+// they show that a test of completion at the join sees updates in flight.
+void settle_updates_for_testing(bool on);
+void delay_updates_for_testing(int microseconds);
 // This process among those of the run on its machine: {local rank, local size}.
 std::pair<int, int> local_rank_for_testing();
 

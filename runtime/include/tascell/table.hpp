@@ -1,0 +1,241 @@
+// Distributed tables (docs/language.md "Tables"): data bigger than one
+// machine, split over the processes, updated where each entry lives.
+//
+//   struct entry { std::uint8_t left; std::int8_t dist; };
+//   tascell::table<entry> black(N, tascell::spread::hashed, "black");  // collective
+//
+//   struct lose_one {                       // an update: runs at the entry's owner
+//     std::int8_t dist;
+//     void operator()(entry& e) const { if (e.dist < dist) e.dist = dist; --e.left; }
+//   };
+//   @dowork for (long i : white.indices())  // each process starts on its own entries
+//     if (white[i].dist == k)               // the iteration's own entry
+//       for (long q : predecessors(i)) black.apply(q, lose_one{k});
+//
+// A table is a handle: copies share the entries (in(t) copies the handle,
+// and a handle that travels to another process finds that process's part
+// of the same table). Each process holds only its own entries (owner(i));
+// t[i] reads one of them, or one that the running piece of work carries: a
+// piece of a loop over t.indices() carries the entries of its iterations of
+// every table it captured that has t's size and spread. t.get(i) reads any
+// entry (from its owner: it may wait). t.apply(i, u) calls u(entry) at the
+// entry's owner: at once when that is this process, else batched per
+// destination and sent by the message thread, never waiting. Updates of one
+// entry never run at the same time; their order is unspecified, so updates
+// should commute (counters, min, max, flags).
+//
+// Completion: a @dowork (and a root call) completes only when every update
+// issued inside it has been applied, in every process.
+//
+// Entries and updates are copied between processes as bytes: both must be
+// trivially copyable.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <typeinfo>
+#include <vector>
+
+#include "tascell/detail/macros.hpp"
+#include "tascell/detail/table_core.hpp"
+
+namespace tascell {
+
+template <class T> class table;
+
+namespace detail {
+
+// The operation that applies update U to entries of type T at their owner.
+template <class T, class U>
+struct table_op {
+  static std::uint32_t run(table_core& t, const char* rec, std::uint32_t count) {
+    for (std::uint32_t k = 0; k < count; ++k, rec += sizeof(std::int64_t) + sizeof(U)) {
+      std::int64_t pos;
+      U u;
+      std::memcpy(&pos, rec, sizeof pos);
+      std::memcpy(static_cast<void*>(&u), rec + sizeof pos, sizeof(U));
+      if (!t.owns(pos)) table_fail(t, t.shape.to_index(pos), "an update arrived for an entry this process does not own");
+      if (!t.template update<T>(pos, u, false)) return k;
+    }
+    return count;
+  }
+  static inline const std::uint64_t id =
+      register_table_op(typeid(table_op).name(), &run, static_cast<std::uint32_t>(sizeof(U)));
+};
+
+}  // namespace detail
+
+// The indices of a table, in the order of their positions: a @dowork for
+// over it starts in every process on that process's own entries. Iterable
+// in plain code too (every index, in that order).
+template <class T>
+class index_space {
+ public:
+  index_space() = default;
+  explicit index_space(const table<T>& t) : t_(t) {}
+  const table<T>& of() const { return t_; }
+  std::int64_t size() const { return t_.size(); }
+
+  class iterator {
+   public:
+    iterator(const detail::table_shape* s, std::int64_t pos) : s_(s), pos_(pos) {}
+    std::int64_t operator*() const { return s_->to_index(pos_); }
+    iterator& operator++() {
+      ++pos_;
+      return *this;
+    }
+    bool operator!=(const iterator& o) const { return pos_ != o.pos_; }
+    bool operator==(const iterator& o) const { return pos_ == o.pos_; }
+
+   private:
+    const detail::table_shape* s_;
+    std::int64_t pos_;
+  };
+  iterator begin() const { return {&t_.shape(), from_}; }
+  iterator end() const { return {&t_.shape(), to_}; }
+
+  // Only this process's positions (local_indices()).
+  index_space local() const {
+    index_space s = *this;
+    s.from_ = t_.shape().first_pos(t_.shape().rank);
+    s.to_ = t_.shape().end_pos(t_.shape().rank);
+    return s;
+  }
+  std::int64_t from() const { return from_; }
+  std::int64_t to() const { return to_; }
+  template <class A> void save(A& a) const { a(t_, from_, to_); }
+  template <class A> void load(A& a) { a(t_, from_, to_); }
+
+ private:
+  friend class table<T>;
+  index_space(const table<T>& t, std::int64_t from, std::int64_t to) : t_(t), from_(from), to_(to) {}
+  table<T> t_;
+  std::int64_t from_ = 0, to_ = 0;
+};
+
+template <class T>
+class table {
+  static_assert(std::is_trivially_copyable_v<T>,
+                "a table's entry type must be trivially copyable: entries travel between processes as bytes");
+
+ public:
+  // An empty handle (one that is assigned or loaded later).
+  table() = default;
+  // Collective: every process makes its tables in the same order, with the
+  // same n and spread. `name` appears in error messages. The end of the
+  // handle made here is collective too (each process waits for the others
+  // to reach it); its copies can go at any time.
+  explicit table(std::int64_t n, spread how = spread::block, const char* name = nullptr)
+      : core_(detail::make_table(n, how, sizeof(T), alignof(T), name)), life_(core_->id) {}
+
+  std::int64_t size() const { return core_->shape.n; }
+  const detail::table_shape& shape() const { return core_->shape; }
+  // The rank that holds entry i.
+  int owner(std::int64_t i) const { return core_->shape.owner_of_pos(pos_of(i)); }
+  bool is_local(std::int64_t i) const { return core_->owns(pos_of(i)); }
+  const std::string& name() const { return core_->name; }
+
+  index_space<T> indices() const { return {*this, 0, size()}; }
+  index_space<T> local_indices() const { return indices().local(); }
+
+  // Entry i: this process's own, or one the running piece carries.
+  TASCELL_INLINE const T& operator[](std::int64_t i) const {
+    std::int64_t pos = pos_of(i);
+    if (core_->owns(pos)) [[likely]]
+      return *reinterpret_cast<const T*>(core_->local(pos));
+    if (win_ && win_->covers(pos))
+      return *reinterpret_cast<const T*>(win_->bytes.data() + static_cast<std::size_t>(pos - win_->lo) * sizeof(T));
+    detail::table_fail(*core_, i,
+                       "is owned by rank " + std::to_string(owner(i)) +
+                           " and this piece of work does not carry it (read it with get(i), or iterate over the "
+                           "table's indices())");
+  }
+  // Entry i of this process, to read or write (plain code, e.g. setting a
+  // table up: `for (long i : t.local_indices()) t[i] = ...`). Inside
+  // parallel work, write through apply().
+  T& operator[](std::int64_t i) {
+    std::int64_t pos = pos_of(i);
+    if (!core_->owns(pos)) [[unlikely]]
+      detail::table_fail(*core_, i, "is owned by rank " + std::to_string(owner(i)) +
+                                        ": a process holds only its own entries (read another's with get(i), "
+                                        "update it with apply())");
+    return *reinterpret_cast<T*>(core_->local(pos));
+  }
+  // Any entry, wherever it lives (a message to its owner, and a wait).
+  T get(std::int64_t i) const {
+    std::int64_t pos = pos_of(i);
+    if (core_->owns(pos)) return (*this)[i];
+    if (win_ && win_->covers(pos)) return (*this)[i];
+    auto w = detail::fetch_window(*core_, pos, pos + 1);
+    T v;
+    std::memcpy(static_cast<void*>(&v), w->bytes.data(), sizeof(T));
+    return v;
+  }
+
+  // Every entry, in index order: this process's own and one read from each
+  // other process (for small tables replicated everywhere, and checks).
+  std::vector<T> gather() const {
+    const detail::table_shape& s = core_->shape;
+    std::vector<T> out(static_cast<std::size_t>(s.n));
+    for (int r = 0; r < s.procs; ++r) {
+      std::int64_t lo = s.first_pos(r), hi = s.end_pos(r);
+      if (lo >= hi) continue;
+      auto w = detail::fetch_window(*core_, lo, hi);
+      for (std::int64_t pos = lo; pos < hi; ++pos)
+        std::memcpy(static_cast<void*>(&out[static_cast<std::size_t>(s.to_index(pos))]),
+                    w->bytes.data() + static_cast<std::size_t>(pos - lo) * sizeof(T), sizeof(T));
+    }
+    return out;
+  }
+
+  // u(entry i) at the entry's owner. Never waits for another process.
+  template <class U>
+  TASCELL_INLINE void apply(std::int64_t i, const U& u) const {
+    static_assert(std::is_trivially_copyable_v<U>,
+                  "a table update must be trivially copyable: it travels to the entry's owner as bytes");
+    static_assert(std::is_invocable_v<const U&, T&>, "a table update is called as u(entry&)");
+    std::int64_t pos = pos_of(i);
+    if (core_->owns(pos)) [[likely]] {
+      core_->template update<T>(pos, u, true);
+      return;
+    }
+    detail::post_update(*core_, core_->shape.owner_of_pos(pos), detail::table_op<T, U>::id, pos, &u, sizeof(U));
+  }
+
+  // --- how the runtime moves handles and carried entries ---
+  template <class A> void save(A& a) const {
+    std::uint32_t id = core_ ? core_->id : 0;
+    a(id);
+  }
+  template <class A> void load(A& a) {
+    std::uint32_t id = 0;
+    a(id);
+    core_ = detail::find_table(id);
+    win_.reset();
+  }
+  detail::table_core& core() const { return *core_; }
+  const std::shared_ptr<const detail::table_window>& window() const { return win_; }
+  void carry(std::shared_ptr<const detail::table_window> w) { win_ = std::move(w); }
+  // The entry at position pos, if this process can read it (own or carried).
+  const char* readable(std::int64_t pos) const {
+    if (core_->owns(pos)) return core_->local(pos);
+    if (win_ && win_->covers(pos)) return win_->bytes.data() + static_cast<std::size_t>(pos - win_->lo) * sizeof(T);
+    return nullptr;
+  }
+
+ private:
+  TASCELL_INLINE std::int64_t pos_of(std::int64_t i) const {
+    if (static_cast<std::uint64_t>(i) >= static_cast<std::uint64_t>(core_->shape.n)) [[unlikely]]
+      detail::table_out_of_range(*core_, i);
+    return core_->shape.to_pos(i);
+  }
+  std::shared_ptr<detail::table_core> core_;
+  std::shared_ptr<const detail::table_window> win_;
+  // Last: it goes first, while the entries are still here.
+  detail::table_life life_;
+};
+
+}  // namespace tascell

@@ -1,0 +1,312 @@
+#include "table_protocol.hpp"
+
+#include <cstdlib>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include "../tables/table_registry.hpp"
+#include "steal_protocol.hpp"  // loop_services
+
+namespace tascell::detail::net {
+
+void table_protocol::push(item it) {
+  {
+    std::lock_guard<std::mutex> g(m_);
+    queue_.push_back(std::move(it));
+  }
+  loop_.wake();
+}
+
+void table_protocol::hand(int to, std::string batch, std::int64_t updates) {
+  item it;
+  it.kind = item::batch;
+  it.to = to;
+  it.bytes = std::move(batch);
+  it.updates = updates;
+  push(std::move(it));
+}
+
+void table_protocol::fence(const std::vector<int>& to, std::atomic<bool>* done) {
+  item it;
+  it.kind = item::fence;
+  it.dests = to;
+  it.token = 0;  // assigned by the message thread
+  it.bytes.assign(reinterpret_cast<const char*>(&done), sizeof done);
+  waiting_.fetch_add(1, std::memory_order_relaxed);
+  push(std::move(it));
+}
+
+std::string table_protocol::made(std::uint32_t id, const std::string& description, int& differing_rank) {
+  item it;
+  it.kind = item::made;
+  it.id = id;
+  it.bytes = description;
+  waiting_.fetch_add(1, std::memory_order_relaxed);
+  push(std::move(it));
+  std::unique_lock<std::mutex> g(m_);
+  cv_.wait(g, [&] { return made_[id].size() + 1 >= static_cast<std::size_t>(size_); });
+  waiting_.fetch_sub(1, std::memory_order_relaxed);
+  std::map<int, std::string> others = std::move(made_[id]);
+  made_.erase(id);
+  for (auto& [rank, d] : others)
+    if (d != description) {
+      differing_rank = rank;
+      return d;
+    }
+  return {};
+}
+
+std::string table_protocol::read(int owner, std::uint32_t id, std::int64_t lo, std::int64_t hi) {
+  item it;
+  it.kind = item::read;
+  it.to = owner;
+  it.id = id;
+  it.lo = lo;
+  it.hi = hi;
+  std::uint64_t token;
+  {
+    std::lock_guard<std::mutex> g(m_);
+    token = next_token_++;
+  }
+  it.token = token;
+  waiting_.fetch_add(1, std::memory_order_relaxed);
+  push(std::move(it));
+  std::unique_lock<std::mutex> g(m_);
+  cv_.wait(g, [&] { return read_done_.count(token) != 0; });
+  waiting_.fetch_sub(1, std::memory_order_relaxed);
+  std::string bytes = std::move(read_done_[token]);
+  read_done_.erase(token);
+  return bytes;
+}
+
+}  // namespace tascell::detail::net
+
+namespace tascell::detail {
+namespace {
+std::atomic<int> update_delay_us{0};  // delay_updates_for_testing
+}
+void delay_updates_for_testing(int microseconds) { update_delay_us.store(microseconds); }
+}  // namespace tascell::detail
+
+namespace tascell::detail::net {
+
+bool table_protocol::take_handed() {
+  std::vector<item> items;
+  {
+    std::lock_guard<std::mutex> g(m_);
+    if (queue_.empty()) return false;
+    items.swap(queue_);
+  }
+  for (item& it : items) {
+    switch (it.kind) {
+      case item::batch: {
+        writer w(out_.begin(it.to, msg::updates));
+        w.bytes(it.bytes);
+        updates_sent_.fetch_add(it.updates, std::memory_order_relaxed);
+        batches_sent_.fetch_add(1, std::memory_order_relaxed);
+        break;
+      }
+      case item::fence: {
+        std::atomic<bool>* done;
+        std::memcpy(&done, it.bytes.data(), sizeof done);
+        std::uint64_t token;
+        {
+          std::lock_guard<std::mutex> g(m_);
+          token = next_token_++;
+        }
+        fences_[token] = {static_cast<int>(it.dests.size()), done};
+        for (int to : it.dests) {
+          writer w(out_.begin(to, msg::fence));
+          w.put(token);
+          fences_sent_.fetch_add(1, std::memory_order_relaxed);
+        }
+        break;
+      }
+      case item::made:
+        for (int to = 0; to < size_; ++to) {
+          if (to == rank_) continue;
+          writer w(out_.begin(to, msg::table_made));
+          w.put(it.id);
+          w.bytes(it.bytes);
+        }
+        break;
+      case item::read: {
+        writer w(out_.begin(it.to, msg::table_read));
+        w.put(it.token);
+        w.put(it.id);
+        w.put(it.lo);
+        w.put(it.hi);
+        break;
+      }
+    }
+  }
+  return true;
+}
+
+void table_protocol::fail(int from, const std::string& what) {
+  loop_.fatal("distributed table: " + what + " (a message from rank " + std::to_string(from) + ")");
+  std::abort();  // fatal() does not return
+}
+
+void table_protocol::on_made(int from, reader& r) {
+  auto id = r.get<std::uint32_t>("a table id");
+  std::string d(r.bytes("a table's description"));
+  {
+    std::lock_guard<std::mutex> g(m_);
+    made_[id][from] = std::move(d);
+  }
+  cv_.notify_all();
+}
+
+bool table_protocol::apply_batch(int from, std::string_view batch, std::string& rest) {
+  reader runs(batch);
+  std::int64_t applied = 0;
+  std::shared_ptr<table_core> t;
+  bool done = true;
+  while (!runs.done()) {
+    std::string_view header = batch.substr(batch.size() - runs.left());
+    auto id = runs.get<std::uint32_t>("a table id");
+    auto count = runs.get<std::uint32_t>("a count of updates");
+    auto op = runs.get<std::uint64_t>("an update type");
+    auto bytes = runs.get<std::uint32_t>("an update's size");
+    if (!t || t->id != id) t = table_by_id(id);
+    if (!t) fail(from, "updates for table #" + std::to_string(id) + ", which this process does not have (not made yet, or gone)");
+    const table_op_info* info = table_op_by_id(op);
+    if (!info || info->update_bytes != bytes)
+      fail(from, "updates of an unknown type for " + t->describe() + " (different binaries?)");
+    const std::uint64_t record = sizeof(std::int64_t) + bytes;
+    std::string_view recs = runs.raw(static_cast<std::uint64_t>(count) * record, "the records of a run of table updates");
+    std::uint32_t k = 0;
+    try {
+      k = info->fn(*t, recs.data(), count);
+    } catch (const table_error& e) {
+      fail(from, e.what());
+    }
+    applied += k;
+    if (k < count) {
+      // The rest of this run (its header with the count left) and of the batch.
+      std::uint32_t left = count - k;
+      rest.assign(header.substr(0, 4));
+      rest.append(reinterpret_cast<const char*>(&left), 4);
+      rest.append(header.substr(8, 12));
+      rest.append(recs.substr(static_cast<std::size_t>(k) * record));
+      rest.append(batch.substr(batch.size() - runs.left()));
+      done = false;
+      break;
+    }
+  }
+  // Release: a worker that starts a piece from another process acquires it
+  // (applied_since()), so what it reads of these entries is ordered after them.
+  updates_applied_.fetch_add(applied, std::memory_order_release);
+  return done;
+}
+
+namespace {
+std::int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
+
+void table_protocol::on_updates(int from, reader& r) {
+  std::string_view b = r.bytes("a batch of table updates");
+  auto& q = held_[from];
+  if (int us = update_delay_us.load(std::memory_order_relaxed); us > 0) {
+    // delay_updates_for_testing: applied no sooner than `us` from now.
+    q.push_back({std::string(b), 0, now_ns() + std::int64_t{us} * 1000});
+    ++held_count_;
+    return;
+  }
+  if (!q.empty()) {
+    q.push_back({std::string(b), 0, 0});
+    ++held_count_;
+    return;
+  }
+  std::string rest;
+  if (!apply_batch(from, b, rest)) {
+    q.push_back({std::move(rest), 0, 0});
+    ++held_count_;
+  }
+}
+
+bool table_protocol::retry_held() {
+  if (held_count_ == 0) return false;
+  bool any = false;
+  for (auto& [from, q] : held_) {
+    std::size_t k = 0;
+    for (; k < q.size(); ++k) {
+      if (q[k].not_before_ns && now_ns() < q[k].not_before_ns) break;
+      if (q[k].fence) {
+        ack_fence(from, q[k].fence);
+        continue;
+      }
+      std::string rest;
+      if (!apply_batch(from, q[k].updates, rest)) {
+        q[k].updates = std::move(rest);
+        break;
+      }
+    }
+    if (k > 0) {
+      q.erase(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(k));
+      held_count_ -= k;
+      any = true;
+    }
+  }
+  return any;
+}
+
+void table_protocol::on_fence(int from, reader& r) {
+  auto token = r.get<std::uint64_t>("a fence token");
+  auto& q = held_[from];
+  if (!q.empty()) {  // after the updates that wait
+    q.push_back({{}, token, 0});
+    ++held_count_;
+    return;
+  }
+  ack_fence(from, token);
+}
+
+void table_protocol::ack_fence(int from, std::uint64_t token) {
+  // Everything `from` sent before the fence has been applied: answer.
+  writer w(out_.begin(from, msg::fence_ack));
+  w.put(token);
+}
+
+void table_protocol::on_fence_ack(int from, reader& r) {
+  auto token = r.get<std::uint64_t>("a fence token");
+  auto it = fences_.find(token);
+  if (it == fences_.end()) fail(from, "an answer to an unknown fence");
+  if (--it->second.left == 0) {
+    it->second.done->store(true, std::memory_order_release);
+    fences_.erase(it);
+    waiting_.fetch_sub(1, std::memory_order_relaxed);
+  }
+}
+
+void table_protocol::on_read(int from, reader& r) {
+  auto token = r.get<std::uint64_t>("a read token");
+  auto id = r.get<std::uint32_t>("a table id");
+  auto lo = r.get<std::int64_t>("a position");
+  auto hi = r.get<std::int64_t>("a position");
+  std::shared_ptr<table_core> t = table_by_id(id);
+  if (!t) fail(from, "a read of table #" + std::to_string(id) + ", which this process does not have");
+  if (lo > hi || !t->owns(lo) || (hi > lo && !t->owns(hi - 1)))
+    fail(from, "a read of entries " + t->describe() + " does not hold here");
+  writer w(out_.begin(from, msg::table_entries));
+  w.put(token);
+  w.bytes(copy_entries(*t, lo, hi));
+}
+
+void table_protocol::on_entries(int from, reader& r) {
+  auto token = r.get<std::uint64_t>("a read token");
+  std::string bytes(r.bytes("table entries"));
+  (void)from;
+  {
+    std::lock_guard<std::mutex> g(m_);
+    read_done_[token] = std::move(bytes);
+  }
+  cv_.notify_all();
+}
+
+}  // namespace tascell::detail::net

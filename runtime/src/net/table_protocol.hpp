@@ -1,0 +1,151 @@
+// Distributed tables between processes (tascell/table.hpp): the messages
+// that make a table collectively, carry batches of updates to the owners of
+// their entries, confirm that they were applied (fences), and read entries
+// of another process.
+//
+//   TABLE_MADE(id, description)   to every process when a table is made
+//                                 here; a process's make_table returns once
+//                                 every other process's has arrived and
+//                                 matched its own.
+//   UPDATES(bytes)                a batch of one worker's updates for the
+//                                 receiver's entries: runs of (table id,
+//                                 count, update type, update size) and
+//                                 count records (position, update). Applied
+//                                 by the receiver's message thread, in
+//                                 order of arrival.
+//   FENCE(token) / FENCE_ACK(token)   after a worker's last batch for a
+//                                 process; the receiver answers once it has
+//                                 applied everything the sender sent before
+//                                 (messages between two processes arrive in
+//                                 order). So a worker that settles (the end
+//                                 of a piece, a give) waits for one answer
+//                                 per process it sent updates to, and the
+//                                 fence usually shares its MPI message with
+//                                 the last batch.
+//   READ(token, id, lo, hi) / ENTRIES(token, bytes)   the entries at
+//                                 positions [lo, hi) of the receiver's part.
+//
+// Workers (and a thread making a table) hand their messages over through a
+// queue under a mutex; the message thread writes them into the outbox on its
+// next turn, in the order they were handed, so a fence follows its worker's
+// batches.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "frame.hpp"
+#include "outbox.hpp"
+
+namespace tascell::detail::net {
+
+class loop_services;
+
+class table_protocol {
+ public:
+  table_protocol(outbox& out, loop_services& loop) : out_(out), loop_(loop) {}
+  void place(int rank, int size) {
+    rank_ = rank;
+    size_ = size;
+  }
+
+  // --- any thread ---
+  // A batch of `updates` updates for the entries of rank `to`.
+  void hand(int to, std::string batch, std::int64_t updates);
+  // Once every batch handed so far by the caller for the ranks in `to` has
+  // been applied there, sets *done (release).
+  void fence(const std::vector<int>& to, std::atomic<bool>* done);
+  // The table `id` was made here as `description`: waits until every other
+  // process has made it; returns the first description that differs from
+  // this one, with its rank, or an empty string.
+  std::string made(std::uint32_t id, const std::string& description, int& differing_rank);
+  // The bytes of positions [lo, hi) of table `id` at rank `owner` (waits).
+  std::string read(int owner, std::uint32_t id, std::int64_t lo, std::int64_t hi);
+
+  // --- the message thread ---
+  // Writes what was handed over into the outbox; true if anything.
+  bool take_handed();
+  void on_made(int from, reader& r);
+  void on_updates(int from, reader& r);
+  void on_fence(int from, reader& r);
+  void on_fence_ack(int from, reader& r);
+  void on_read(int from, reader& r);
+  void on_entries(int from, reader& r);
+  // Applies what waited for an entry's guard; true if anything.
+  bool retry_held();
+
+  // A caller waits for an answer (a fence, a read, other processes' tables),
+  // or updates wait for an entry's guard: look again soon.
+  bool awaiting() const { return waiting_.load(std::memory_order_relaxed) > 0 || held_count_ > 0; }
+
+  // Figures since the start.
+  std::int64_t updates_sent() const { return updates_sent_.load(std::memory_order_relaxed); }
+  std::int64_t update_batches_sent() const { return batches_sent_.load(std::memory_order_relaxed); }
+  std::int64_t updates_applied() const { return updates_applied_.load(std::memory_order_relaxed); }
+  // A worker about to run a piece that came from another process: the
+  // updates this process's message thread applied so far happen before it
+  // (the piece was given after they were confirmed, but through another
+  // process: nothing else orders them in this one).
+  void acquire_applied() const { (void)updates_applied_.load(std::memory_order_acquire); }
+  std::int64_t fences_sent() const { return fences_sent_.load(std::memory_order_relaxed); }
+
+ private:
+  struct item {
+    enum kind_t : std::uint8_t { batch, fence, made, read } kind = batch;
+    int to = 0;
+    std::string bytes;
+    std::int64_t updates = 0;
+    std::uint64_t token = 0;
+    std::vector<int> dests;
+    std::uint32_t id = 0;
+    std::int64_t lo = 0, hi = 0;
+  };
+  void push(item it);
+  [[noreturn]] void fail(int from, const std::string& what);
+
+  outbox& out_;
+  loop_services& loop_;
+  int rank_ = 0, size_ = 1;
+
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::vector<item> queue_;
+  std::uint64_t next_token_ = 1;
+  // TABLE_MADE received, by table id: the description of each rank.
+  std::map<std::uint32_t, std::map<int, std::string>> made_;
+  // READ answers, by token (under m_).
+  std::unordered_map<std::uint64_t, std::string> read_done_;
+
+  // Message thread only. What a sender sent after an update that found its
+  // entry's guard held (a worker of this process, which may not be running,
+  // holds it): the rest of that batch, later batches and fences of the same
+  // sender, in order (fence token 0: a batch).
+  struct held_item {
+    std::string updates;
+    std::uint64_t fence = 0;
+    std::int64_t not_before_ns = 0;  // delay_updates_for_testing
+  };
+  std::map<int, std::vector<held_item>> held_;
+  std::size_t held_count_ = 0;
+  // Applies a batch's runs; false with `rest` the part not applied when an
+  // entry's guard was held.
+  bool apply_batch(int from, std::string_view batch, std::string& rest);
+  void ack_fence(int from, std::uint64_t token);
+  // Fences waiting for their answers.
+  struct fence_wait {
+    int left = 0;
+    std::atomic<bool>* done = nullptr;
+  };
+  std::unordered_map<std::uint64_t, fence_wait> fences_;
+
+  std::atomic<int> waiting_{0};
+  std::atomic<std::int64_t> updates_sent_{0}, batches_sent_{0}, updates_applied_{0}, fences_sent_{0};
+};
+
+}  // namespace tascell::detail::net

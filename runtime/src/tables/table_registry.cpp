@@ -1,0 +1,202 @@
+// Making distributed tables (collectively), finding them by id, the update
+// types every process knows, and the tables' error messages.
+#include "table_registry.hpp"
+
+#include <time.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <new>
+#include <sstream>
+#include <unordered_map>
+
+#include "../net/network.hpp"
+#include "../runtime.hpp"
+#include "tascell/remote_error.hpp"
+
+TASCELL_EXCEPTION(tascell::table_error)
+
+namespace tascell::detail {
+
+table_shape::table_shape(std::int64_t size, tascell::spread s, int processes, int my_rank)
+    : n(size), procs(processes), rank(my_rank), how(s) {
+  block = procs > 0 ? (n + procs - 1) / procs : n;
+  if (block == 0) block = 1;
+  bits = 2;
+  while (bits < 62 && (std::int64_t{1} << bits) < n) ++bits;
+  mask = (std::uint64_t{1} << bits) - 1;
+  s1 = bits / 2 > 0 ? bits / 2 : 1;
+  s2 = (bits + 1) / 2;
+  mul = (0x9E3779B97F4A7C15ull & mask) | 1u;
+  // The inverse of mul modulo 2^bits (Newton's iteration doubles the
+  // correct bits each step).
+  std::uint64_t x = mul;
+  for (int k = 0; k < 6; ++k) x *= 2 - mul * x;
+  inv = x & mask;
+  hashed_ = how == tascell::spread::hashed && procs > 1;
+}
+
+namespace {
+
+struct registry {
+  std::mutex m;
+  std::uint32_t next_id = 1;
+  std::unordered_map<std::uint32_t, std::weak_ptr<table_core>> tables;
+  std::unordered_map<std::uint64_t, table_op_info> ops;
+};
+registry& reg() {
+  static registry r;
+  return r;
+}
+
+std::uint64_t fnv1a(const char* s) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (; *s; ++s) {
+    h ^= static_cast<unsigned char>(*s);
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+const char* spread_name(tascell::spread s) { return s == tascell::spread::hashed ? "hashed" : "block"; }
+
+}  // namespace
+
+void table_core::wait_for(std::atomic<std::uint8_t>& g) {
+  for (unsigned spins = 0;; ++spins) {
+    if (g.load(std::memory_order_relaxed) == 0 && g.exchange(1, std::memory_order_acquire) == 0) return;
+    if (spins < 64) {
+      __builtin_ia32_pause();
+    } else {
+      timespec ts{0, 1000};
+      nanosleep(&ts, nullptr);
+    }
+  }
+}
+
+std::string table_core::describe() const {
+  std::string s = "table";
+  if (!name.empty()) s += " '" + name + "'";
+  return s + " (#" + std::to_string(id) + ")";
+}
+
+table_core::~table_core() {
+  {
+    std::lock_guard<std::mutex> g(reg().m);
+    auto it = reg().tables.find(id);
+    if (it != reg().tables.end() && it->second.expired()) reg().tables.erase(it);
+  }
+  std::free(data);
+}
+
+[[noreturn]] void table_fail(const table_core& t, std::int64_t index, const std::string& what) {
+  int rank = t.shape.rank;
+  throw table_error("tascell: " + t.describe() + ": entry " + std::to_string(index) + " " + what + " (rank " +
+                    std::to_string(rank) + ")");
+}
+
+void table_out_of_range(const table_core& t, std::int64_t index) {
+  table_fail(t, index, "is out of range: the table has " + std::to_string(t.shape.n) + " entries");
+}
+
+std::uint64_t register_table_op(const char* type_name, table_op_fn fn, std::uint32_t update_bytes) {
+  std::uint64_t id = fnv1a(type_name);
+  std::lock_guard<std::mutex> g(reg().m);
+  // Two update types whose names coincide (internal linkage in two files)
+  // take the next free id, in registration order: the same in every
+  // process of one binary.
+  while (reg().ops.count(id) && reg().ops[id].fn != fn) ++id;
+  reg().ops[id] = {fn, update_bytes};
+  return id;
+}
+
+const table_op_info* table_op_by_id(std::uint64_t id) {
+  std::lock_guard<std::mutex> g(reg().m);
+  auto it = reg().ops.find(id);
+  return it == reg().ops.end() ? nullptr : &it->second;
+}
+
+std::shared_ptr<table_core> table_by_id(std::uint32_t id) {
+  std::lock_guard<std::mutex> g(reg().m);
+  auto it = reg().tables.find(id);
+  return it == reg().tables.end() ? nullptr : it->second.lock();
+}
+
+std::shared_ptr<table_core> find_table(std::uint32_t id) {
+  auto t = table_by_id(id);
+  if (!t)
+    throw table_error("tascell: a table handle names table #" + std::to_string(id) +
+                      ", which this process (rank " + std::to_string(runtime::get().rank()) +
+                      ") has not made or has destroyed: every process must make the same tables, in the same order");
+  return t;
+}
+
+std::shared_ptr<table_core> make_table(std::int64_t n, tascell::spread how, std::size_t entry_bytes, std::size_t entry_align,
+                                       const char* name) {
+  runtime& rt = runtime::get();
+  auto t = std::make_shared<table_core>();
+  t->name = name ? name : "";
+  if (n < 0) throw table_error("tascell: " + t->describe() + ": a table cannot have " + std::to_string(n) + " entries");
+  t->shape = table_shape(n, how, rt.processes(), rt.rank());
+  t->entry_bytes = entry_bytes;
+  t->first = t->shape.first_pos(t->shape.rank);
+  t->local_n = t->shape.local_count();
+  std::size_t bytes = static_cast<std::size_t>(t->shape.local_count()) * entry_bytes;
+  // Zeroed pages, mapped when first touched.
+  if (entry_align <= alignof(std::max_align_t)) {
+    t->data = static_cast<char*>(std::calloc(bytes ? bytes : 1, 1));
+  } else {
+    std::size_t rounded = (bytes + entry_align - 1) / entry_align * entry_align;
+    t->data = static_cast<char*>(std::aligned_alloc(entry_align, rounded ? rounded : entry_align));
+    if (t->data) std::memset(t->data, 0, rounded);
+  }
+  if (!t->data)
+    throw table_error("tascell: " + t->describe() + ": cannot allocate this process's " + std::to_string(bytes) +
+                      " bytes (rank " + std::to_string(t->shape.rank) + ")");
+  t->guarded = rt.processes() > 1 || rt.size() > 1;
+  t->guard = std::make_unique<std::atomic<std::uint8_t>[]>(table_core::stripes);
+  {
+    std::lock_guard<std::mutex> g(reg().m);
+    t->id = reg().next_id++;
+    reg().tables[t->id] = t;
+  }
+  if (rt.processes() > 1) {
+    // The same table in every process: size, spread, entry size, name.
+    std::ostringstream d;
+    d << n << " entries of " << entry_bytes << " bytes, " << spread_name(how) << " spread, named '" << t->name << "'";
+    int other = -1;
+    std::string theirs = rt.net()->tables().made(t->id, d.str(), other);
+    if (!theirs.empty())
+      throw table_error("tascell: " + t->describe() + " differs between processes: rank " +
+                        std::to_string(t->shape.rank) + " made it with " + d.str() + ", rank " +
+                        std::to_string(other) + " with " + theirs +
+                        " (every process must make the same tables in the same order)");
+  }
+  return t;
+}
+
+void unmake_table(std::uint32_t id) {
+  runtime& rt = runtime::get();
+  if (rt.processes() < 2) return;
+  int other = -1;
+  rt.net()->tables().made(id | (std::uint32_t{1} << 31), "gone", other);
+}
+
+std::string copy_entries(table_core& t, std::int64_t lo, std::int64_t hi) {
+  std::string out(static_cast<std::size_t>(hi - lo) * t.entry_bytes, '\0');
+  if (hi <= lo) return out;
+  if (!t.guarded) {
+    std::memcpy(out.data(), t.local(lo), out.size());
+    return out;
+  }
+  for (std::int64_t p = lo; p < hi; ++p) {
+    t.lock(p);
+    std::memcpy(out.data() + static_cast<std::size_t>(p - lo) * t.entry_bytes, t.local(p), t.entry_bytes);
+    t.unlock(p);
+  }
+  return out;
+}
+
+}  // namespace tascell::detail

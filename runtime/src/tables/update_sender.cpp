@@ -1,0 +1,146 @@
+// A worker's table updates for other processes: its batches, one per
+// destination, handed to the message thread when full; and settling (the
+// worker waits until every update it handed over has been applied).
+//
+// A batch is runs of updates of one type to one table: a run header (table
+// id, count, update type, update size) and then count records (position,
+// update bytes), so a long stream of one kind of update costs 8 bytes plus
+// the update each (net/table_protocol.hpp).
+//
+// The buffers are the worker thread's own (thread_local): a worker is one
+// thread, and whichever thread makes root calls is worker 0 during each;
+// every root call ends settled, so nothing is left in them between calls.
+#include <sched.h>
+
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../net/network.hpp"
+#include "../runtime.hpp"
+#include "../worker.hpp"
+#include "table_registry.hpp"
+
+namespace tascell::detail {
+
+namespace {
+
+// Bytes at which a batch is handed over: a few thousand small updates.
+constexpr std::size_t batch_bytes = 32 * 1024;
+
+struct run_header {
+  std::uint32_t table;
+  std::uint32_t count;
+  std::uint64_t op;
+  std::uint32_t bytes;
+};
+constexpr std::size_t header_bytes = 4 + 4 + 8 + 4;
+
+struct destination {
+  std::string batch;
+  std::size_t run_at = std::string::npos;  // the open run's header in batch
+  std::uint32_t run_table = 0;
+  std::uint64_t run_op = 0;
+  std::int64_t updates = 0;  // in batch
+  bool sent = false;         // handed a batch since the last settle
+};
+
+struct sender {
+  std::vector<destination> to;
+  std::atomic<bool> fence_done{false};
+};
+thread_local sender mine;
+
+net::table_protocol& protocol() { return runtime::get().net()->tables(); }
+
+void hand(int rank, destination& d) {
+  protocol().hand(rank, std::move(d.batch), d.updates);
+  d.batch.clear();
+  d.run_at = std::string::npos;
+  d.updates = 0;
+  d.sent = true;
+}
+
+}  // namespace
+
+void post_update(table_core& t, int owner, std::uint64_t op, std::int64_t pos, const void* update,
+                 std::uint32_t bytes) {
+  worker_impl* w = current_worker;
+  if (!w) [[unlikely]]
+    table_fail(t, t.shape.to_index(pos),
+               "is owned by rank " + std::to_string(owner) +
+                   ": apply() to another process's entry must run inside a @task (a root call), where "
+                   "its completion can be awaited");
+  if (mine.to.empty()) mine.to.resize(static_cast<std::size_t>(t.shape.procs));
+  destination& d = mine.to[static_cast<std::size_t>(owner)];
+  if (d.run_at == std::string::npos || d.run_table != t.id || d.run_op != op) {
+    d.run_at = d.batch.size();
+    d.run_table = t.id;
+    d.run_op = op;
+    run_header h{t.id, 0, op, bytes};
+    char buf[header_bytes];
+    std::memcpy(buf, &h.table, 4);
+    std::memcpy(buf + 4, &h.count, 4);
+    std::memcpy(buf + 8, &h.op, 8);
+    std::memcpy(buf + 16, &h.bytes, 4);
+    d.batch.append(buf, header_bytes);
+  }
+  d.batch.append(reinterpret_cast<const char*>(&pos), sizeof pos);
+  d.batch.append(static_cast<const char*>(update), bytes);
+  std::uint32_t count;
+  std::memcpy(&count, d.batch.data() + d.run_at + 4, 4);
+  ++count;
+  std::memcpy(d.batch.data() + d.run_at + 4, &count, 4);
+  ++d.updates;
+  w->unsettled = true;
+  if (d.batch.size() >= batch_bytes) hand(owner, d);
+}
+
+std::atomic<bool> settling{true};  // settle_updates_for_testing
+
+void settle_updates_for_testing(bool on) { settling.store(on); }
+
+void settle_updates(worker* wk) {
+  auto* w = static_cast<worker_impl*>(wk);
+  std::vector<int> dests;
+  for (std::size_t r = 0; r < mine.to.size(); ++r) {
+    destination& d = mine.to[r];
+    if (d.updates > 0) hand(static_cast<int>(r), d);
+    if (d.sent) dests.push_back(static_cast<int>(r));
+    d.sent = false;
+  }
+  w->unsettled = false;
+  if (dests.empty() || !settling.load(std::memory_order_relaxed)) return;
+  mine.fence_done.store(false, std::memory_order_relaxed);
+  protocol().fence(dests, &mine.fence_done);
+  // One round trip to each process updated; the message threads answer
+  // whatever their workers do.
+  for (unsigned spins = 0; !mine.fence_done.load(std::memory_order_acquire); ++spins) {
+    if (spins < 256) __builtin_ia32_pause();
+    else sched_yield();
+  }
+}
+
+std::shared_ptr<const table_window> fetch_window(table_core& t, std::int64_t lo, std::int64_t hi) {
+  auto win = std::make_shared<table_window>();
+  win->lo = lo;
+  win->hi = hi;
+  int owner = t.shape.owner_of_pos(lo);
+  if (hi > lo && t.shape.owner_of_pos(hi - 1) != owner)
+    table_fail(t, t.shape.to_index(lo), "starts a range of entries that spans several processes");
+  if (owner == t.shape.rank) {
+    std::string b = copy_entries(t, lo, hi);
+    win->bytes.assign(b.begin(), b.end());
+    return win;
+  }
+  // What this worker updated is applied before it reads.
+  if (current_worker && current_worker->unsettled) settle_updates(current_worker);
+  std::string b = protocol().read(owner, t.id, lo, hi);
+  if (b.size() != static_cast<std::size_t>(hi - lo) * t.entry_bytes)
+    table_fail(t, t.shape.to_index(lo), "came back from rank " + std::to_string(owner) + " with the wrong size");
+  win->bytes.assign(b.begin(), b.end());
+  return win;
+}
+
+}  // namespace tascell::detail
