@@ -26,7 +26,9 @@ LAYOUTS = [(1, 1), (2, 1), (1, 2)]
 def run(binary, endgame, procs, workers):
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                TASCELL_WORKERS=str(workers), TASCELL_STATS="1")
-    cmd = ["mpirun", "--oversubscribe", "-np", str(procs), "-x", "TASCELL_WORKERS", "-x", "TASCELL_STATS",
+    # --bind-to none: Open MPI binds a run of 1 or 2 processes to one core
+    # each, which leaves a second worker of a process no core of its own.
+    cmd = ["mpirun", "--oversubscribe", "--bind-to", "none", "-np", str(procs), "-x", "TASCELL_WORKERS", "-x", "TASCELL_STATS",
            binary, "--figures", endgame]
     r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1200)
     out = r.stdout + r.stderr

@@ -16,8 +16,9 @@
 // and a handle that travels to another process finds that process's part
 // of the same table). Each process holds only its own entries (owner(i));
 // t[i] reads one of them, or one that the running piece of work carries: a
-// piece of a loop over t.indices() carries the entries of its iterations of
-// every table it captured that has t's size and spread. t.get(i) reads any
+// piece of a loop over t.indices() that went to another process reads the
+// entries of its iterations of every table it captured that has t's size
+// and spread (fetched from their owner, in one message, at the first read). t.get(i) reads any
 // entry (from its owner: it may wait). t.apply(i, u) calls u(entry) at the
 // entry's owner: at once when that is this process, else batched per
 // destination and sent by the message thread, never waiting. Updates of one
@@ -51,16 +52,14 @@ namespace detail {
 // The operation that applies update U to entries of type T at their owner.
 template <class T, class U>
 struct table_op {
-  static std::uint32_t run(table_core& t, const char* rec, std::uint32_t count) {
+  static void run(table_core& t, const char* rec, std::uint32_t count) {
     for (std::uint32_t k = 0; k < count; ++k, rec += sizeof(std::int64_t) + sizeof(U)) {
       std::int64_t pos;
       U u;
       std::memcpy(&pos, rec, sizeof pos);
       std::memcpy(static_cast<void*>(&u), rec + sizeof pos, sizeof(U));
-      if (!t.owns(pos)) table_fail(t, t.shape.to_index(pos), "an update arrived for an entry this process does not own");
-      if (!t.template update<T>(pos, u, false)) return k;
+      u(*reinterpret_cast<T*>(t.local(pos)));
     }
-    return count;
   }
   static inline const std::uint64_t id =
       register_table_op(typeid(table_op).name(), &run, static_cast<std::uint32_t>(sizeof(U)));
@@ -146,12 +145,7 @@ class table {
     std::int64_t pos = pos_of(i);
     if (core_->owns(pos)) [[likely]]
       return *reinterpret_cast<const T*>(core_->local(pos));
-    if (win_ && win_->covers(pos))
-      return *reinterpret_cast<const T*>(win_->bytes.data() + static_cast<std::size_t>(pos - win_->lo) * sizeof(T));
-    detail::table_fail(*core_, i,
-                       "is owned by rank " + std::to_string(owner(i)) +
-                           " and this piece of work does not carry it (read it with get(i), or iterate over the "
-                           "table's indices())");
+    return *reinterpret_cast<const T*>(carried(i, pos));
   }
   // Entry i of this process, to read or write (plain code, e.g. setting a
   // table up: `for (long i : t.local_indices()) t[i] = ...`). Inside
@@ -199,7 +193,9 @@ class table {
     static_assert(std::is_invocable_v<const U&, T&>, "a table update is called as u(entry&)");
     std::int64_t pos = pos_of(i);
     if (core_->owns(pos)) [[likely]] {
-      core_->template update<T>(pos, u, true);
+      if (!core_->guarded) u(*reinterpret_cast<T*>(core_->local(pos)));
+      else if (detail::table_loops > 0) detail::collect_update(*core_, &detail::table_op<T, U>::run, pos, &u, sizeof(U));
+      else core_->template update_one<T>(pos, u);
       return;
     }
     detail::post_update(*core_, core_->shape.owner_of_pos(pos), detail::table_op<T, U>::id, pos, &u, sizeof(U));
@@ -215,25 +211,44 @@ class table {
     a(id);
     core_ = detail::find_table(id);
     win_.reset();
+    may_lo_ = may_hi_ = 0;
   }
   detail::table_core& core() const { return *core_; }
-  const std::shared_ptr<const detail::table_window>& window() const { return win_; }
+  // The entries at positions [lo, hi) (of one process) as a window ...
   void carry(std::shared_ptr<const detail::table_window> w) { win_ = std::move(w); }
-  // The entry at position pos, if this process can read it (own or carried).
-  const char* readable(std::int64_t pos) const {
-    if (core_->owns(pos)) return core_->local(pos);
-    if (win_ && win_->covers(pos)) return win_->bytes.data() + static_cast<std::size_t>(pos - win_->lo) * sizeof(T);
-    return nullptr;
+  // ... or only the right to read them: fetched from their owner at the
+  // first read of one of them (a piece of a loop over the indices that
+  // went to another process: only the tables its iterations read travel).
+  void may_read(std::int64_t lo, std::int64_t hi) {
+    may_lo_ = lo;
+    may_hi_ = hi;
+    win_.reset();
   }
+  std::int64_t may_lo() const { return may_lo_; }
+  std::int64_t may_hi() const { return may_hi_; }
 
  private:
+  // Entry i at position pos, not this process's: from the window, fetched
+  // now if the piece may read it.
+  const char* carried(std::int64_t i, std::int64_t pos) const {
+    if (!(win_ && win_->covers(pos)) && pos >= may_lo_ && pos < may_hi_)
+      win_ = detail::fetch_window(*core_, may_lo_, may_hi_);
+    if (win_ && win_->covers(pos))
+      return win_->bytes.data() + static_cast<std::size_t>(pos - win_->lo) * sizeof(T);
+    detail::table_fail(*core_, i,
+                       "is owned by rank " + std::to_string(owner(i)) +
+                           " and this piece of work does not carry it (read it with get(i), or iterate over the "
+                           "table's indices())");
+  }
   TASCELL_INLINE std::int64_t pos_of(std::int64_t i) const {
     if (static_cast<std::uint64_t>(i) >= static_cast<std::uint64_t>(core_->shape.n)) [[unlikely]]
       detail::table_out_of_range(*core_, i);
     return core_->shape.to_pos(i);
   }
   std::shared_ptr<detail::table_core> core_;
-  std::shared_ptr<const detail::table_window> win_;
+  // Entries of another process this copy of the handle reads (a piece's).
+  mutable std::shared_ptr<const detail::table_window> win_;
+  std::int64_t may_lo_ = 0, may_hi_ = 0;
   // Last: it goes first, while the entries are still here.
   detail::table_life life_;
 };

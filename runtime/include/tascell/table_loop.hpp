@@ -8,11 +8,13 @@
 // of process r gets block r: owner-first), and each block runs as a plain
 // loop whose pieces split and travel as usual. A piece that travels carries
 // the entries of its positions of every table the body captured that has
-// the loop's shape, so its iterations read them where they run. A block
-// that its owner has not taken when the point's owner reaches it runs where
-// the point is, with its entries fetched from the owner (one message).
+// the loop's shape, so its iterations read them where they run (fetched
+// from their owner in one message at the first read). A block that its
+// owner has not taken when the point's owner reaches it runs where the
+// point is, its entries fetched the same way.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -46,10 +48,25 @@ struct index_body {
 template <class T> struct is_table : std::false_type {};
 template <class T> struct is_table<table<T>> : std::true_type {};
 
-// The tables a piece carries: every captured table of the loop's shape.
-// Stored values: (shape, the clauses' stored values...).
+// While a loop over a table's indices runs on this thread, its updates of
+// this process's entries are collected per sub-block (table_core.hpp) and
+// applied when the loop (or the piece of it) ends, or sooner when full.
+struct table_loop_scope {
+  table_loop_scope() { ++table_loops; }
+  ~table_loop_scope() {
+    --table_loops;
+    apply_collected();
+  }
+  table_loop_scope(const table_loop_scope&) = delete;
+  table_loop_scope& operator=(const table_loop_scope&) = delete;
+};
+
+// The tables a piece reads where it goes: every captured table of the
+// loop's shape, for the positions of its iterations (fetched at the first
+// read: table::may_read). Stored values: (shape, the clauses' stored values...).
 template <class Body>
 struct loop_carry<index_body<Body>> {
+  using scope = table_loop_scope;
   template <class S>
   static void out(out_archive& a, S& stored, std::int64_t lo, std::int64_t hi) {
     const table_shape& shape = std::get<0>(stored);
@@ -64,33 +81,21 @@ struct loop_carry<index_body<Body>> {
   template <class X>
   static void out_one(out_archive& a, X& x, const table_shape& shape, std::int64_t lo, std::int64_t hi) {
     if constexpr (is_table<X>::value) {
-      using E = std::remove_cvref_t<decltype(x[0])>;
-      const char* first = hi > lo && x.shape().same_as(shape) ? x.readable(lo) : nullptr;
-      const char* last = first ? x.readable(hi - 1) : nullptr;
-      // The positions lie in one block: own, or one window.
-      bool carried = first && last && last - first == static_cast<std::ptrdiff_t>((hi - 1 - lo) * sizeof(E));
-      std::uint8_t flag = carried ? 1 : 0;
+      std::uint8_t flag = hi > lo && x.shape().same_as(shape) ? 1 : 0;
       a(flag);
-      if (carried) {
-        a(lo, hi);
-        a(cereal::binary_data(const_cast<char*>(first), static_cast<std::size_t>(hi - lo) * sizeof(E)));
-      }
+      if (flag) a(lo, hi);
     }
   }
   template <class X>
   static void in_one(in_archive& a, X& x) {
     if constexpr (is_table<X>::value) {
-      using E = std::remove_cvref_t<decltype(x[0])>;
       std::uint8_t flag = 0;
       a(flag);
       if (!flag) return;
-      auto w = std::make_shared<table_window>();
-      a(w->lo, w->hi);
-      if (w->lo < 0 || w->hi < w->lo || w->hi > x.size())
-        throw cereal::Exception("carried table entries out of the table's range");
-      w->bytes.resize(static_cast<std::size_t>(w->hi - w->lo) * sizeof(E));
-      a(cereal::binary_data(w->bytes.data(), w->bytes.size()));
-      x.carry(std::move(w));
+      std::int64_t lo = 0, hi = 0;
+      a(lo, hi);
+      if (lo < 0 || hi < lo || hi > x.size()) throw cereal::Exception("carried table entries out of the table's range");
+      x.may_read(lo, hi);
     }
   }
 };
@@ -109,7 +114,7 @@ struct carried_copy<in_t<table<T>>> {
   static type make(const in_t<table<T>>& c, const table_shape& shape, std::int64_t lo, std::int64_t hi) {
     if (!c.v.shape().same_as(shape)) return std::nullopt;
     table<T> t = c.v;
-    t.carry(fetch_window(t.core(), lo, hi));
+    t.may_read(lo, hi);
     return t;
   }
   static in_t<table<T>> rebind(const in_t<table<T>>& c, type& copy) { return copy ? in_t<table<T>>{*copy} : c; }
@@ -179,6 +184,14 @@ struct table_dispatch {
     std::int64_t blocks = 0;
     for (int r = 0; r < procs; ++r)
       if (shape.first_pos(r) < shape.end_pos(r)) untaken[static_cast<std::size_t>(r)] = 1, ++blocks;
+    if constexpr (!inner::local_only) {
+      // Each process whose block waits here hears of it: its next request
+      // for work comes here, not to a process that has work of its own block.
+      std::vector<int> others;
+      for (int r = 0; r < procs; ++r)
+        if (r != me && untaken[static_cast<std::size_t>(r)]) others.push_back(r);
+      announce_blocks(others);
+    }
     auto* p = ::new (free_of(c)) point;
     p->sp = {0, blocks};
     p->untaken = untaken.data();
@@ -190,8 +203,21 @@ struct table_dispatch {
     task* pieces;
     try {
       // Its own block first, then those nobody took, in rank order after it.
+      // Before taking another process's block, wait a little for its owner
+      // (a quarter of the time the own block took): it was told where its
+      // block is and may be finishing a piece.
+      auto started = std::chrono::steady_clock::now();
+      std::chrono::steady_clock::time_point patience{};
       for (int k = 0; k < procs && p->sp.next < p->sp.end; ++k) {
         int r = (me + k) % procs;
+        if (k > 0) {
+          if (patience == std::chrono::steady_clock::time_point{})
+            patience = std::chrono::steady_clock::now() + (std::chrono::steady_clock::now() - started) / 4;
+          while (untaken[static_cast<std::size_t>(r)] && std::chrono::steady_clock::now() < patience) {
+            poll(in);
+            __builtin_ia32_pause();
+          }
+        }
         if (!untaken[static_cast<std::size_t>(r)]) continue;
         untaken[static_cast<std::size_t>(r)] = 0;
         ++p->sp.next;
@@ -217,6 +243,10 @@ template <class Prio, class T, class Body, class... C>
 void dowork_table_loop(ctx c, const options<Prio>& o, const index_space<T>& s, const std::tuple<C...>& cl,
                        Body& body) {
   static_assert(!has_priority<Prio>, "a @dowork for over a table's indices takes no priority()");
+  // What this thread collected before the loop is applied first (the loop
+  // may read it).
+  apply_collected();
+  table_loop_scope scope;
   const table_shape shape = s.of().shape();
   index_body<Body> ib{body};
   auto all = std::tuple_cat(std::make_tuple(in(shape)), cl);

@@ -41,7 +41,8 @@ enum class msg : std::uint8_t {
   fence_ack,       // token
   table_read,      // token, table id, first and end position
   table_entries,   // token, the entries' bytes
-  last = table_entries
+  block_waits,     // (no fields) the receiver's block of a table loop waits at the sender
+  last = block_waits
 };
 
 struct malformed_message : std::runtime_error {

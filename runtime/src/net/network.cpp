@@ -596,6 +596,7 @@ void network::handle(int from, reader& r) {
     case msg::fence_ack: tables_.on_fence_ack(from, r); return;
     case msg::table_read: tables_.on_read(from, r); return;
     case msg::table_entries: tables_.on_entries(from, r); return;
+    case msg::block_waits: steal_.prefer_victim(from); return;
   }
   throw malformed_message("unknown message type " + std::to_string(static_cast<int>(type)));
 }

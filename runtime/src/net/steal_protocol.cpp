@@ -125,6 +125,11 @@ void steal_protocol::mail_sent(int thief) {
 // --- thief side ---
 
 int steal_protocol::choose_victim_rank() {
+  if (preferred_victim_ >= 0 && preferred_victim_ < size_ && preferred_victim_ != rank_) {
+    int v = preferred_victim_;
+    preferred_victim_ = -1;
+    return v;
+  }
   auto random_other = [&] {
     rng_ ^= rng_ << 13;
     rng_ ^= rng_ >> 7;

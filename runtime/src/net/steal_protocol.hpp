@@ -154,6 +154,9 @@ class steal_protocol {
   bool quiet_for_root_end(bool& acted);
   // Messages.
   void heard_load(int from, int load) { loads_[static_cast<std::size_t>(from)] = load; }
+  // Work waits for this process at `rank` (a loop over a table's indices
+  // holds its block there): the next request for work goes there.
+  void prefer_victim(int rank) { preferred_victim_ = rank; }
   void on_request_message(int from, reader& r);
   void on_work(int from, reader& r);
   void on_refuse(int from, std::uint64_t seq);
@@ -218,6 +221,7 @@ class steal_protocol {
   bool answer_back(std::uint64_t seq, task* t);
   void send_work(proxy& p, task* t);
   int choose_victim_rank();
+  int preferred_victim_ = -1;  // prefer_victim()
   // Requests a worker may post (post_request): armed by the message thread
   // when it could ask but the workers are not all idle yet, taken by the
   // first worker that finds them all idle, adopted by the message thread as

@@ -91,6 +91,13 @@ void delay_updates_for_testing(int microseconds) { update_delay_us.store(microse
 
 namespace tascell::detail::net {
 
+void table_protocol::blocks_wait(const std::vector<int>& ranks) {
+  item it;
+  it.kind = item::blocks;
+  it.dests = ranks;
+  push(std::move(it));
+}
+
 bool table_protocol::take_handed() {
   std::vector<item> items;
   {
@@ -131,6 +138,9 @@ bool table_protocol::take_handed() {
           w.bytes(it.bytes);
         }
         break;
+      case item::blocks:
+        for (int to : it.dests) out_.begin(to, msg::block_waits);
+        break;
       case item::read: {
         writer w(out_.begin(it.to, msg::table_read));
         w.put(it.token);
@@ -159,13 +169,10 @@ void table_protocol::on_made(int from, reader& r) {
   cv_.notify_all();
 }
 
-bool table_protocol::apply_batch(int from, std::string_view batch, std::string& rest) {
+void table_protocol::stage_batch(int from, std::string_view batch) {
   reader runs(batch);
-  std::int64_t applied = 0;
   std::shared_ptr<table_core> t;
-  bool done = true;
   while (!runs.done()) {
-    std::string_view header = batch.substr(batch.size() - runs.left());
     auto id = runs.get<std::uint32_t>("a table id");
     auto count = runs.get<std::uint32_t>("a count of updates");
     auto op = runs.get<std::uint64_t>("an update type");
@@ -177,29 +184,32 @@ bool table_protocol::apply_batch(int from, std::string_view batch, std::string& 
       fail(from, "updates of an unknown type for " + t->describe() + " (different binaries?)");
     const std::uint64_t record = sizeof(std::int64_t) + bytes;
     std::string_view recs = runs.raw(static_cast<std::uint64_t>(count) * record, "the records of a run of table updates");
-    std::uint32_t k = 0;
-    try {
-      k = info->fn(*t, recs.data(), count);
-    } catch (const table_error& e) {
-      fail(from, e.what());
-    }
-    applied += k;
-    if (k < count) {
-      // The rest of this run (its header with the count left) and of the batch.
-      std::uint32_t left = count - k;
-      rest.assign(header.substr(0, 4));
-      rest.append(reinterpret_cast<const char*>(&left), 4);
-      rest.append(header.substr(8, 12));
-      rest.append(recs.substr(static_cast<std::size_t>(k) * record));
-      rest.append(batch.substr(batch.size() - runs.left()));
-      done = false;
-      break;
+    for (std::uint32_t k = 0; k < count; ++k) {
+      const char* rec = recs.data() + static_cast<std::size_t>(k) * record;
+      std::int64_t pos;
+      std::memcpy(&pos, rec, sizeof pos);
+      if (!t->owns(pos))
+        fail(from, "an update of " + t->describe() + " for position " + std::to_string(pos) +
+                       ", which this process does not hold");
+      staged_.add(*t, info->fn, pos, rec + sizeof pos, bytes);
     }
   }
+}
+
+bool table_protocol::apply_staged() {
+  std::int64_t before = staged_.records();
+  if (before == 0) return false;
+  // Never waits: a sub-block a worker holds stays staged for the next turn.
+  staged_.apply_all(false);
+  std::int64_t applied = before - staged_.records();
   // Release: a worker that starts a piece from another process acquires it
-  // (applied_since()), so what it reads of these entries is ordered after them.
+  // (acquire_applied()), so what it reads of these entries is ordered after them.
   updates_applied_.fetch_add(applied, std::memory_order_release);
-  return done;
+  if (staged_.empty()) {
+    for (auto [from, token] : deferred_fences_) ack_fence(from, token);
+    deferred_fences_.clear();
+  }
+  return applied > 0;
 }
 
 namespace {
@@ -223,36 +233,28 @@ void table_protocol::on_updates(int from, reader& r) {
     ++held_count_;
     return;
   }
-  std::string rest;
-  if (!apply_batch(from, b, rest)) {
-    q.push_back({std::move(rest), 0, 0});
-    ++held_count_;
-  }
+  stage_batch(from, b);
+  apply_staged();
 }
 
 bool table_protocol::retry_held() {
-  if (held_count_ == 0) return false;
   bool any = false;
-  for (auto& [from, q] : held_) {
-    std::size_t k = 0;
-    for (; k < q.size(); ++k) {
-      if (q[k].not_before_ns && now_ns() < q[k].not_before_ns) break;
-      if (q[k].fence) {
-        ack_fence(from, q[k].fence);
-        continue;
+  if (held_count_ > 0) {
+    for (auto& [from, q] : held_) {
+      std::size_t k = 0;
+      for (; k < q.size(); ++k) {
+        if (q[k].not_before_ns && now_ns() < q[k].not_before_ns) break;
+        if (q[k].fence) fence_after_staged(from, q[k].fence);
+        else stage_batch(from, q[k].updates);
       }
-      std::string rest;
-      if (!apply_batch(from, q[k].updates, rest)) {
-        q[k].updates = std::move(rest);
-        break;
+      if (k > 0) {
+        q.erase(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(k));
+        held_count_ -= k;
+        any = true;
       }
-    }
-    if (k > 0) {
-      q.erase(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(k));
-      held_count_ -= k;
-      any = true;
     }
   }
+  any |= apply_staged();
   return any;
 }
 
@@ -264,7 +266,12 @@ void table_protocol::on_fence(int from, reader& r) {
     ++held_count_;
     return;
   }
-  ack_fence(from, token);
+  fence_after_staged(from, token);
+}
+
+void table_protocol::fence_after_staged(int from, std::uint64_t token) {
+  if (staged_.empty()) ack_fence(from, token);
+  else deferred_fences_.emplace_back(from, token);
 }
 
 void table_protocol::ack_fence(int from, std::uint64_t token) {

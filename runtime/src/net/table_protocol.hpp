@@ -40,6 +40,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "../tables/sub_batches.hpp"
 #include "frame.hpp"
 #include "outbox.hpp"
 
@@ -67,6 +68,9 @@ class table_protocol {
   std::string made(std::uint32_t id, const std::string& description, int& differing_rank);
   // The bytes of positions [lo, hi) of table `id` at rank `owner` (waits).
   std::string read(int owner, std::uint32_t id, std::int64_t lo, std::int64_t hi);
+  // A loop over a table's indices here holds the blocks of these ranks:
+  // tells each (BLOCK_WAITS), so that its next request for work comes here.
+  void blocks_wait(const std::vector<int>& ranks);
 
   // --- the message thread ---
   // Writes what was handed over into the outbox; true if anything.
@@ -82,7 +86,9 @@ class table_protocol {
 
   // A caller waits for an answer (a fence, a read, other processes' tables),
   // or updates wait for an entry's guard: look again soon.
-  bool awaiting() const { return waiting_.load(std::memory_order_relaxed) > 0 || held_count_ > 0; }
+  bool awaiting() const {
+    return waiting_.load(std::memory_order_relaxed) > 0 || held_count_ > 0 || !staged_.empty();
+  }
 
   // Figures since the start.
   std::int64_t updates_sent() const { return updates_sent_.load(std::memory_order_relaxed); }
@@ -97,7 +103,7 @@ class table_protocol {
 
  private:
   struct item {
-    enum kind_t : std::uint8_t { batch, fence, made, read } kind = batch;
+    enum kind_t : std::uint8_t { batch, fence, made, read, blocks } kind = batch;
     int to = 0;
     std::string bytes;
     std::int64_t updates = 0;
@@ -122,10 +128,9 @@ class table_protocol {
   // READ answers, by token (under m_).
   std::unordered_map<std::uint64_t, std::string> read_done_;
 
-  // Message thread only. What a sender sent after an update that found its
-  // entry's guard held (a worker of this process, which may not be running,
-  // holds it): the rest of that batch, later batches and fences of the same
-  // sender, in order (fence token 0: a batch).
+  // Message thread only. What a sender sent that waits (delay_updates_for_
+  // testing): batches and fences of that sender, in order (fence token 0: a
+  // batch).
   struct held_item {
     std::string updates;
     std::uint64_t fence = 0;
@@ -133,9 +138,14 @@ class table_protocol {
   };
   std::map<int, std::vector<held_item>> held_;
   std::size_t held_count_ = 0;
-  // Applies a batch's runs; false with `rest` the part not applied when an
-  // entry's guard was held.
-  bool apply_batch(int from, std::string_view batch, std::string& rest);
+  // Updates from other processes sorted by sub-block, applied a sub-block
+  // at a time without waiting for its lock (a worker holds it: next turn);
+  // fences answered once nothing staged is left.
+  sub_batches staged_;
+  std::vector<std::pair<int, std::uint64_t>> deferred_fences_;
+  void stage_batch(int from, std::string_view batch);
+  bool apply_staged();
+  void fence_after_staged(int from, std::uint64_t token);
   void ack_fence(int from, std::uint64_t token);
   // Fences waiting for their answers.
   struct fence_wait {

@@ -4,6 +4,7 @@
 
 #include <time.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -156,7 +157,10 @@ std::shared_ptr<table_core> make_table(std::int64_t n, tascell::spread how, std:
     throw table_error("tascell: " + t->describe() + ": cannot allocate this process's " + std::to_string(bytes) +
                       " bytes (rank " + std::to_string(t->shape.rank) + ")");
   t->guarded = rt.processes() > 1 || rt.size() > 1;
-  t->guard = std::make_unique<std::atomic<std::uint8_t>[]>(table_core::stripes);
+  // Sub-blocks of at least 1024 positions, at most 256 of them.
+  while ((t->local_n >> t->sub_shift) > 256 || (std::int64_t{1} << t->sub_shift) < 1024) ++t->sub_shift;
+  t->subs = std::max<std::int64_t>(1, (t->local_n + (std::int64_t{1} << t->sub_shift) - 1) >> t->sub_shift);
+  t->locks = std::make_unique<table_core::sub_lock[]>(static_cast<std::size_t>(t->subs));
   {
     std::lock_guard<std::mutex> g(reg().m);
     t->id = reg().next_id++;
@@ -185,17 +189,11 @@ void unmake_table(std::uint32_t id) {
 }
 
 std::string copy_entries(table_core& t, std::int64_t lo, std::int64_t hi) {
+  // Without locks: the message thread answers reads and never waits for a
+  // worker; a read while the entries are being updated is a race in the
+  // program (language.md, "Distributed tables").
   std::string out(static_cast<std::size_t>(hi - lo) * t.entry_bytes, '\0');
-  if (hi <= lo) return out;
-  if (!t.guarded) {
-    std::memcpy(out.data(), t.local(lo), out.size());
-    return out;
-  }
-  for (std::int64_t p = lo; p < hi; ++p) {
-    t.lock(p);
-    std::memcpy(out.data() + static_cast<std::size_t>(p - lo) * t.entry_bytes, t.local(p), t.entry_bytes);
-    t.unlock(p);
-  }
+  if (hi > lo) std::memcpy(out.data(), t.local(lo), out.size());
   return out;
 }
 

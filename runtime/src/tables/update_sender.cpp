@@ -5,7 +5,9 @@
 // A batch is runs of updates of one type to one table: a run header (table
 // id, count, update type, update size) and then count records (position,
 // update bytes), so a long stream of one kind of update costs 8 bytes plus
-// the update each (net/table_protocol.hpp).
+// the update each (net/table_protocol.hpp). Updates of this process's own
+// entries made inside a loop over a table's indices are collected per
+// sub-block instead (update_collector.hpp) and applied 512 at a time.
 //
 // The buffers are the worker thread's own (thread_local): a worker is one
 // thread, and whichever thread makes root calls is worker 0 during each;
@@ -20,6 +22,7 @@
 #include "../net/network.hpp"
 #include "../runtime.hpp"
 #include "../worker.hpp"
+#include "update_collector.hpp"
 #include "table_registry.hpp"
 
 namespace tascell::detail {
@@ -49,6 +52,7 @@ struct destination {
 struct sender {
   std::vector<destination> to;
   std::atomic<bool> fence_done{false};
+  update_collector collected;  // updates of this process's entries (collect_update)
 };
 thread_local sender mine;
 
@@ -99,10 +103,20 @@ void post_update(table_core& t, int owner, std::uint64_t op, std::int64_t pos, c
 
 std::atomic<bool> settling{true};  // settle_updates_for_testing
 
+thread_local int table_loops = 0;
+
+void collect_update(table_core& t, table_op_fn fn, std::int64_t pos, const void* update, std::uint32_t bytes) {
+  mine.collected.add(t, fn, pos, update, bytes);
+  if (current_worker) current_worker->unsettled = true;
+}
+
+void apply_collected() { mine.collected.apply_all(); }
+
 void settle_updates_for_testing(bool on) { settling.store(on); }
 
 void settle_updates(worker* wk) {
   auto* w = static_cast<worker_impl*>(wk);
+  apply_collected();
   std::vector<int> dests;
   for (std::size_t r = 0; r < mine.to.size(); ++r) {
     destination& d = mine.to[r];
@@ -120,6 +134,10 @@ void settle_updates(worker* wk) {
     if (spins < 256) __builtin_ia32_pause();
     else sched_yield();
   }
+}
+
+void announce_blocks(const std::vector<int>& ranks) {
+  if (!ranks.empty()) protocol().blocks_wait(ranks);
 }
 
 std::shared_ptr<const table_window> fetch_window(table_core& t, std::int64_t lo, std::int64_t hi) {

@@ -102,9 +102,20 @@ struct table_shape {
   }
 };
 
-// A table of one process: its shape, its own entries, the guards of their
+// A table of one process: its shape, its own entries, the locks of their
 // updates. Made collectively (make_table) and shared by every handle.
-struct table_core {
+//
+// Updates of one entry are applied one at a time. This process's positions
+// are cut into sub-blocks (at most 256, of 2^sub_shift positions each),
+// each with a lock: whoever applies updates holds the lock of their
+// sub-block and writes the entries with plain loads and stores. Workers
+// inside a loop over a table's indices collect their updates of this
+// process's entries per sub-block and apply a thousand at a time (a locked
+// instruction per update would wait for each cache miss in turn: 2 workers
+// were no faster than one on KQKR); the message thread sorts a batch from
+// another process by sub-block the same way. With one worker in one
+// process nothing is locked.
+struct table_core : std::enable_shared_from_this<table_core> {
   std::uint32_t id = 0;         // the same in every process: the order of making
   std::string name;             // for messages
   table_shape shape;
@@ -112,71 +123,49 @@ struct table_core {
   char* data = nullptr;         // local_n entries
   std::int64_t first = 0;       // this process's first position
   std::int64_t local_n = 0;     // shape.local_count()
-  // Updates of one entry are applied one at a time: a worker applying a
-  // local update and the message thread applying a batch take the stripe
-  // of the entry's position. Unguarded with one worker in one process.
-  bool guarded = false;
-  static constexpr std::size_t stripes = 4096;
-  std::unique_ptr<std::atomic<std::uint8_t>[]> guard;
+  bool guarded = false;         // several workers, or several processes
+  std::uint32_t sub_shift = 0;  // a sub-block: 2^sub_shift positions
+  std::int64_t subs = 1;        // sub-blocks
+  struct alignas(64) sub_lock {
+    std::atomic<std::uint8_t> held{0};
+  };
+  std::unique_ptr<sub_lock[]> locks;
 
-  void lock(std::int64_t pos) {
-    auto& g = guard[static_cast<std::size_t>(pos) & (stripes - 1)];
+  std::int64_t sub_of(std::int64_t pos) const { return (pos - first) >> sub_shift; }
+  void lock_sub(std::int64_t s) {
+    auto& g = locks[static_cast<std::size_t>(s)].held;
     if (g.exchange(1, std::memory_order_acquire) != 0) [[unlikely]] wait_for(g);
   }
-  // The guard of pos, if it comes free within a few spins.
-  bool try_lock(std::int64_t pos) {
-    auto& g = guard[static_cast<std::size_t>(pos) & (stripes - 1)];
+  // The lock of sub-block s, if it comes free within a few spins.
+  bool try_lock_sub(std::int64_t s) {
+    auto& g = locks[static_cast<std::size_t>(s)].held;
     for (int spins = 0; spins < 128; ++spins) {
       if (g.load(std::memory_order_relaxed) == 0 && g.exchange(1, std::memory_order_acquire) == 0) return true;
       __builtin_ia32_pause();
     }
     return false;
   }
-  void unlock(std::int64_t pos) {
-    guard[static_cast<std::size_t>(pos) & (stripes - 1)].store(0, std::memory_order_release);
-  }
+  void unlock_sub(std::int64_t s) { locks[static_cast<std::size_t>(s)].held.store(0, std::memory_order_release); }
   char* local(std::int64_t pos) { return data + static_cast<std::size_t>(pos - first) * entry_bytes; }
-  // Calls u on the entry at pos (this process's) so that updates of one
-  // entry never overlap: entries of 1, 2, 4 or 8 bytes by a compare-and-swap
-  // of the whole entry (nobody waits for anybody), others under the guard
-  // of the entry's stripe. `wait`: a worker waits for a held guard; the
-  // message thread does not (false: the guard was held, nothing applied).
-  template <class T, class U>
-  bool update(std::int64_t pos, const U& u, bool wait) {
-    T* e = reinterpret_cast<T*>(local(pos));
-    if (!guarded) {
-      u(*e);
-      return true;
-    }
-    if constexpr (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8) {
-      using word = std::conditional_t<sizeof(T) == 1, std::uint8_t,
-                   std::conditional_t<sizeof(T) == 2, std::uint16_t,
-                   std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
-      if (reinterpret_cast<std::uintptr_t>(e) % sizeof(word) == 0) {
-        word* w = reinterpret_cast<word*>(e);
-        word old = __atomic_load_n(w, __ATOMIC_RELAXED);
-        for (;;) {
-          T v;
-          std::memcpy(static_cast<void*>(&v), &old, sizeof v);
-          u(v);
-          word next;
-          std::memcpy(&next, &v, sizeof next);
-          if (__atomic_compare_exchange_n(w, &old, next, true, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) return true;
-        }
-      }
-    }
-    if (wait) lock(pos);
-    else if (!try_lock(pos)) return false;
-    u(*e);
-    unlock(pos);
-    return true;
-  }
   bool owns(std::int64_t pos) const {
     return static_cast<std::uint64_t>(pos - first) < static_cast<std::uint64_t>(local_n);
   }
-  // The stripe is held: spin briefly, then sleep between tries. The holder
-  // may have been preempted, and the waiter may be the message thread at
-  // real-time priority on the holder's core, which only a sleep lets run.
+  // One update of an own entry, applied at once (outside loops over a
+  // table's indices): under its sub-block's lock.
+  template <class T, class U>
+  void update_one(std::int64_t pos, const U& u) {
+    T* e = reinterpret_cast<T*>(local(pos));
+    if (!guarded) {
+      u(*e);
+      return;
+    }
+    std::int64_t s = sub_of(pos);
+    lock_sub(s);
+    u(*e);
+    unlock_sub(s);
+  }
+  // The lock is held: spin briefly, then sleep between tries. The holder
+  // may have been preempted, and a sleep lets it run.
   static void wait_for(std::atomic<std::uint8_t>& g);
   // "table 'white' (#2)" for messages.
   std::string describe() const;
@@ -192,11 +181,10 @@ struct table_window {
 };
 
 // Applies updates of one type to a table: `count` records of (position,
-// update bytes) back to back, in order, and returns how many it applied: it
-// stops at an entry whose guard stays held (the message thread never waits
-// for a worker that may not run; it applies the rest later). One per
-// (entry type, update type).
-using table_op_fn = std::uint32_t (*)(table_core& t, const char* records, std::uint32_t count);
+// update bytes) back to back, in order, with plain stores: the caller holds
+// the lock of their sub-block (or is alone). One per (entry type, update
+// type).
+using table_op_fn = void (*)(table_core& t, const char* records, std::uint32_t count);
 // The id of an update type, the same in every process of a binary (a hash
 // of the type's name); registered before main.
 std::uint64_t register_table_op(const char* type_name, table_op_fn fn, std::uint32_t update_bytes);
@@ -248,6 +236,17 @@ class table_life {
 // counts as finished). Throws table_error outside a @task context.
 void post_update(table_core& t, int owner, std::uint64_t op, std::int64_t pos, const void* update,
                  std::uint32_t bytes);
+// Loops over a table's indices this thread is running (table_loop.hpp):
+// while there is one, updates of this process's entries are collected per
+// sub-block (collect_update) and applied a thousand at a time.
+extern thread_local int table_loops;
+void collect_update(table_core& t, table_op_fn fn, std::int64_t pos, const void* update, std::uint32_t bytes);
+// Applies what this thread collected (the end of a loop over a table's
+// indices; settling does it too).
+void apply_collected();
+// A loop over a table's indices here holds the blocks of these processes:
+// each is told, so that its next request for work comes to this one.
+void announce_blocks(const std::vector<int>& ranks);
 // The entries [lo, hi) of a table (positions of one owner), from their
 // owner: asked through the message thread; the caller waits.
 std::shared_ptr<const table_window> fetch_window(table_core& t, std::int64_t lo, std::int64_t hi);
