@@ -7,8 +7,8 @@
 //               the next loop, over the indices, checks each entry where it
 //               lives: an update still in flight at the first join fails it
 //   carry       pieces of a loop over the indices that run in another
-//               process read their entries there (carried); the sum and the
-//               count of such iterations
+//               process read their entries there (fetched); the sum, and
+//               (over the repeats, with several processes) that some did
 //   get         t.get(i) of every entry from rank 0, after the updates
 //   owner_first (not in "all": with 1 worker a process) a loop over the
 //               indices of slow iterations: rank 0's first iteration is one
@@ -128,6 +128,8 @@ void join_completes() {
   if (tascell::rank() == 0) std::printf("join: %lld entries wrong\n", static_cast<long long>(bad));
 }
 
+std::int64_t carried_reads = 0;  // iterations that read another process's entries, over the repeats
+
 void carry() {
   const std::int64_t n = n_items;
   tascell::table<std::int64_t> t(n, tascell::spread::hashed, "carry");
@@ -151,6 +153,7 @@ void carry() {
   std::int64_t want = 0;
   for (std::int64_t i = 0; i < n; ++i) want += i % 97;
   check(s.total == want, "carry sum", s.total, want);
+  carried_reads += s.away;
   if (tascell::rank() == 0)
     std::printf("carry: sum %s, %lld iterations read carried entries\n", s.total == want ? "right" : "WRONG",
                 static_cast<long long>(s.away));
@@ -336,5 +339,11 @@ int main(int argc, char** argv) {
         return rc;
       }
     }
+  // Ranges stolen across processes: some iteration read entries of another
+  // process (its piece fetched them), in some repeat.
+  bool ran_carry = false;
+  for (const std::string& p : progs) ran_carry |= p == "carry";
+  if (ran_carry && tascell::processes() > 1 && tascell::rank() == 0)
+    check(carried_reads > 0, "carry: no range went to another process in any repeat", carried_reads, 1);
   return fails ? 1 : 0;
 }
