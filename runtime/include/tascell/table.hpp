@@ -58,7 +58,7 @@ struct table_op {
       U u;
       std::memcpy(&pos, rec, sizeof pos);
       std::memcpy(static_cast<void*>(&u), rec + sizeof pos, sizeof(U));
-      u(*reinterpret_cast<T*>(t.local(pos)));
+      u(reinterpret_cast<T*>(t.data)[pos - t.first]);
     }
   }
   static inline const std::uint64_t id =
@@ -144,7 +144,7 @@ class table {
   TASCELL_INLINE const T& operator[](std::int64_t i) const {
     std::int64_t pos = pos_of(i);
     if (core_->owns(pos)) [[likely]]
-      return *reinterpret_cast<const T*>(core_->local(pos));
+      return entry(pos);
     return *reinterpret_cast<const T*>(carried(i, pos));
   }
   // Entry i of this process, to read or write (plain code, e.g. setting a
@@ -156,7 +156,7 @@ class table {
       detail::table_fail(*core_, i, "is owned by rank " + std::to_string(owner(i)) +
                                         ": a process holds only its own entries (read another's with get(i), "
                                         "update it with apply())");
-    return *reinterpret_cast<T*>(core_->local(pos));
+    return entry(pos);
   }
   // Any entry, wherever it lives (a message to its owner, and a wait).
   T get(std::int64_t i) const {
@@ -193,7 +193,7 @@ class table {
     static_assert(std::is_invocable_v<const U&, T&>, "a table update is called as u(entry&)");
     std::int64_t pos = pos_of(i);
     if (core_->owns(pos)) [[likely]] {
-      if (!core_->guarded) u(*reinterpret_cast<T*>(core_->local(pos)));
+      if (!core_->guarded) u(entry(pos));
       else if (detail::table_loops > 0) detail::collect_update(*core_, &detail::table_op<T, U>::run, pos, &u, sizeof(U));
       else core_->template update_one<T>(pos, u);
       return;
@@ -228,6 +228,9 @@ class table {
   std::int64_t may_hi() const { return may_hi_; }
 
  private:
+  // This process's entry at position pos (the entry size known here: no
+  // multiplication by a size read from the table).
+  TASCELL_INLINE T& entry(std::int64_t pos) const { return reinterpret_cast<T*>(core_->data)[pos - core_->first]; }
   // Entry i at position pos, not this process's: from the window, fetched
   // now if the piece may read it.
   const char* carried(std::int64_t i, std::int64_t pos) const {
