@@ -121,7 +121,7 @@ void join_completes() {
     // held back are still on their way: let them arrive while the table
     // exists (nothing else waits for them).
     check(bad > 0, "join without settling: no entry found unwritten", bad, 1);
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
   } else {
     check(bad == 0, "join: entries not yet written when the next loop read them", bad, 0);
   }

@@ -255,6 +255,7 @@ bool table_protocol::retry_held() {
     }
   }
   any |= apply_staged();
+  if (!pending_reads_.empty()) any |= answer_reads();
   return any;
 }
 
@@ -300,9 +301,44 @@ void table_protocol::on_read(int from, reader& r) {
   if (!t) fail(from, "a read of table #" + std::to_string(id) + ", which this process does not have");
   if (lo > hi || !t->owns(lo) || (hi > lo && !t->owns(hi - 1)))
     fail(from, "a read of entries " + t->describe() + " does not hold here");
-  writer w(out_.begin(from, msg::table_entries));
-  w.put(token);
-  w.bytes(copy_entries(*t, lo, hi));
+  pending_reads_.push_back({from, token, std::move(t), lo, hi});
+  answer_reads();
+}
+
+bool table_protocol::answer_reads() {
+  bool any = false;
+  for (std::size_t k = 0; k < pending_reads_.size();) {
+    pending_read& pr = pending_reads_[k];
+    std::string bytes;
+    if (!copy_locked(*pr.t, pr.lo, pr.hi, bytes)) {
+      ++k;  // a worker holds one of the sub-blocks: next turn
+      continue;
+    }
+    writer w(out_.begin(pr.from, msg::table_entries));
+    w.put(pr.token);
+    w.bytes(bytes);
+    pending_reads_.erase(pending_reads_.begin() + static_cast<std::ptrdiff_t>(k));
+    any = true;
+  }
+  return any;
+}
+
+bool table_protocol::copy_locked(table_core& t, std::int64_t lo, std::int64_t hi, std::string& out) {
+  if (hi <= lo || !t.guarded) {
+    out = copy_entries(t, lo, hi);
+    return true;
+  }
+  // The entries under their sub-blocks' locks (workers write them under the
+  // same locks), every lock or none: never waiting for one.
+  std::int64_t first = t.sub_of(lo), last = t.sub_of(hi - 1);
+  for (std::int64_t s = first; s <= last; ++s)
+    if (!t.try_lock_sub(s)) {
+      for (std::int64_t u = first; u < s; ++u) t.unlock_sub(u);
+      return false;
+    }
+  out = copy_entries(t, lo, hi);
+  for (std::int64_t s = first; s <= last; ++s) t.unlock_sub(s);
+  return true;
 }
 
 void table_protocol::on_entries(int from, reader& r) {

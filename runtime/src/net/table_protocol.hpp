@@ -35,6 +35,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -87,7 +88,8 @@ class table_protocol {
   // A caller waits for an answer (a fence, a read, other processes' tables),
   // or updates wait for an entry's guard: look again soon.
   bool awaiting() const {
-    return waiting_.load(std::memory_order_relaxed) > 0 || held_count_ > 0 || !staged_.empty();
+    return waiting_.load(std::memory_order_relaxed) > 0 || held_count_ > 0 || !staged_.empty() ||
+           !pending_reads_.empty();
   }
 
   // Figures since the start.
@@ -143,6 +145,16 @@ class table_protocol {
   // fences answered once nothing staged is left.
   sub_batches staged_;
   std::vector<std::pair<int, std::uint64_t>> deferred_fences_;
+  // READs not answered yet: a worker held a sub-block's lock.
+  struct pending_read {
+    int from;
+    std::uint64_t token;
+    std::shared_ptr<table_core> t;
+    std::int64_t lo, hi;
+  };
+  std::vector<pending_read> pending_reads_;
+  bool answer_reads();
+  static bool copy_locked(table_core& t, std::int64_t lo, std::int64_t hi, std::string& out);
   void stage_batch(int from, std::string_view batch);
   bool apply_staged();
   void fence_after_staged(int from, std::uint64_t token);

@@ -189,9 +189,7 @@ void unmake_table(std::uint32_t id) {
 }
 
 std::string copy_entries(table_core& t, std::int64_t lo, std::int64_t hi) {
-  // Without locks: the message thread answers reads and never waits for a
-  // worker; a read while the entries are being updated is a race in the
-  // program (language.md, "Distributed tables").
+  // The caller holds the sub-blocks' locks (or nobody else writes).
   std::string out(static_cast<std::size_t>(hi - lo) * t.entry_bytes, '\0');
   if (hi > lo) std::memcpy(out.data(), t.local(lo), out.size());
   return out;

@@ -20,7 +20,8 @@ struct table_op_info {
 // The update type with this id, or nullptr.
 const table_op_info* table_op_by_id(std::uint64_t id);
 
-// Copies the entries at positions [lo, hi) of this process's part of t.
+// Copies the entries at positions [lo, hi) of this process's part of t
+// (the caller holds the locks of their sub-blocks, when the table has any).
 std::string copy_entries(table_core& t, std::int64_t lo, std::int64_t hi);
 
 }  // namespace tascell::detail

@@ -148,7 +148,11 @@ std::shared_ptr<const table_window> fetch_window(table_core& t, std::int64_t lo,
   if (hi > lo && t.shape.owner_of_pos(hi - 1) != owner)
     table_fail(t, t.shape.to_index(lo), "starts a range of entries that spans several processes");
   if (owner == t.shape.rank) {
+    // Under the sub-blocks' locks, as their writers hold them.
+    std::int64_t first = hi > lo && t.guarded ? t.sub_of(lo) : 0, last = hi > lo && t.guarded ? t.sub_of(hi - 1) : -1;
+    for (std::int64_t s = first; s <= last; ++s) t.lock_sub(s);
     std::string b = copy_entries(t, lo, hi);
+    for (std::int64_t s = first; s <= last; ++s) t.unlock_sub(s);
     win->bytes.assign(b.begin(), b.end());
     return win;
   }
