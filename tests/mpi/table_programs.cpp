@@ -7,8 +7,9 @@
 //               the next loop, over the indices, checks each entry where it
 //               lives: an update still in flight at the first join fails it
 //   carry       pieces of a loop over the indices that run in another
-//               process read their entries there (fetched); the sum, and
-//               (over the repeats, with several processes) that some did
+//               process read their entries there (fetched); rank 0's
+//               iterations are slow, so ranges of its block must go to the
+//               others: the sum, and (with several processes) that some did
 //   get         t.get(i) of every entry from rank 0, after the updates
 //   owner_first (not in "all": with 1 worker a process) a loop over the
 //               indices of slow iterations: rank 0's first iteration is one
@@ -142,9 +143,12 @@ void carry() {
     tascell::dowork_for(c, t.indices(), tascell::in(t), tascell::reduce<tascell::op::plus>(total),
                         tascell::reduce<tascell::op::plus>(away),
                         [](std::int64_t i, const tascell::table<std::int64_t>& tt, std::int64_t& tot, std::int64_t& aw) {
-                          // A little work per iteration, so pieces travel.
+                          // Rank 0's entries take 25 times as long as the
+                          // others': the other processes finish their blocks
+                          // first and must take ranges of rank 0's.
                           std::int64_t v = tt[i];
-                          for (int k = 0; k < 200; ++k) v = (v * 31 + k) % 1000003;
+                          const int work = tt.owner(i) == 0 ? 500 : 20;
+                          for (int k = 0; k < work; ++k) v = (v * 31 + k) % 1000003;
                           tot += tt[i] + (v < 0);
                           aw += !tt.is_local(i);
                         });
