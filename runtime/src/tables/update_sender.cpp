@@ -101,7 +101,9 @@ void post_update(table_core& t, int owner, std::uint64_t op, std::int64_t pos, c
   if (d.batch.size() >= batch_bytes) hand(owner, d);
 }
 
+namespace {
 std::atomic<bool> settling{true};  // settle_updates_for_testing
+}  // namespace
 
 thread_local int table_loops = 0;
 
