@@ -26,9 +26,11 @@ LAYOUTS = [(1, 1), (2, 1), (1, 2)]
 def run(binary, endgame, procs, workers):
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                TASCELL_WORKERS=str(workers), TASCELL_STATS="1")
-    # --bind-to none: Open MPI binds a run of 1 or 2 processes to one core
-    # each, which leaves a second worker of a process no core of its own.
-    cmd = ["mpirun", "--oversubscribe", "--bind-to", "none", "-np", str(procs), "-x", "TASCELL_WORKERS", "-x", "TASCELL_STATS",
+    # Open MPI binds a run of 1 or 2 processes to one core each (what a user
+    # gets, kept for one worker a process); --bind-to none for several
+    # workers, which one core would leave without a core of their own.
+    bind = ["--bind-to", "none"] if workers > 1 else []
+    cmd = ["mpirun", "--oversubscribe", *bind, "-np", str(procs), "-x", "TASCELL_WORKERS", "-x", "TASCELL_STATS",
            binary, "--figures", endgame]
     r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=1200)
     out = r.stdout + r.stderr

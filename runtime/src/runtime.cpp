@@ -356,6 +356,7 @@ void runtime::run_root(const root_call& call) {
   if (net_) {
     net_->take_steal_latencies();
     net_->begin_root();
+    net_->tables().worker_in(true);
   }
   {
     std::lock_guard<std::mutex> g(m_);
@@ -395,6 +396,7 @@ void runtime::run_root(const root_call& call) {
   }
   finish_root(w);
   while (finished_.load(std::memory_order_acquire) < size()) sched_yield();
+  if (net_) net_->tables().worker_in(false);
 
   if (net_) {
     // [u8 1][result] or [u8 0][exception], from rank 0 to every process.

@@ -245,6 +245,7 @@ bool serve_or_unwind(ctx c, bool may_unwind, bool lazy) {
   worker_impl* w = impl(c);
   w->attention.exchange(0, std::memory_order_acq_rel);
   process_alarms(w);
+  serve_table_inbound();
   // A stop for a waiting fiber: it goes on at the next switch and unwinds.
   if (w->waiting > 0) poke_stopped(w);
   const void* target = may_unwind ? stop_target(w, c) : nullptr;

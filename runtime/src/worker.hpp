@@ -283,6 +283,9 @@ struct wait_scope {
 // Waits until every table update worker w sent to another process has been
 // applied there, and clears its `unsettled` (tables/update_sender.cpp).
 void settle_updates(worker* w);
+// One worker in each process: applies the table updates, and answers the
+// reads, that the message thread handed this worker (tables/update_sender.cpp).
+void serve_table_inbound();
 
 void serve_impl(ctx c, bool may_unwind);
 // The aux of p, or nullptr.

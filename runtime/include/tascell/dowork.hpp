@@ -608,8 +608,6 @@ template <class Body>
 struct loop_carry {
   template <class S> static void out(out_archive&, S&, std::int64_t, std::int64_t) {}
   template <class S> static void in(in_archive&, S&) {}
-  // Lives while a piece of the loop runs.
-  struct scope {};
 };
 
 template <class Prio, class Body, class... C>
@@ -692,7 +690,6 @@ struct loop_site {
 
   static void run(ctx c, task* tt) {
     auto* t = static_cast<task_t*>(tt);
-    [[maybe_unused]] typename loop_carry<Body>::scope scope;
     prio_source<Prio> prio;
     if constexpr (has_priority<Prio>) prio.fixed = &t->prio_value;
     auto* p = ::new (free_of(c)) point{{t->lo, t->hi}, t->first, t->step, cs::refs(t->stored),

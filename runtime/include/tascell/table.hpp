@@ -191,11 +191,10 @@ class table {
     static_assert(std::is_trivially_copyable_v<U>,
                   "a table update must be trivially copyable: it travels to the entry's owner as bytes");
     static_assert(std::is_invocable_v<const U&, T&>, "a table update is called as u(entry&)");
+    static_assert(sizeof(U) <= 4096, "a table update is at most 4 KiB (it travels in batches of 32 KiB)");
     std::int64_t pos = pos_of(i);
     if (core_->owns(pos)) [[likely]] {
-      if (!core_->guarded) u(entry(pos));
-      else if (detail::table_loops > 0) detail::collect_update(*core_, &detail::table_op<T, U>::run, pos, &u, sizeof(U));
-      else core_->template update_one<T>(pos, u);
+      core_->template update_one<T>(pos, u);
       return;
     }
     detail::post_update(*core_, core_->shape.owner_of_pos(pos), detail::table_op<T, U>::id, pos, &u, sizeof(U));

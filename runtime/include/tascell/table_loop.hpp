@@ -48,25 +48,11 @@ struct index_body {
 template <class T> struct is_table : std::false_type {};
 template <class T> struct is_table<table<T>> : std::true_type {};
 
-// While a loop over a table's indices runs on this thread, its updates of
-// this process's entries are collected per sub-block (table_core.hpp) and
-// applied when the loop (or the piece of it) ends, or sooner when full.
-struct table_loop_scope {
-  table_loop_scope() { ++table_loops; }
-  ~table_loop_scope() {
-    --table_loops;
-    apply_collected();
-  }
-  table_loop_scope(const table_loop_scope&) = delete;
-  table_loop_scope& operator=(const table_loop_scope&) = delete;
-};
-
 // The tables a piece reads where it goes: every captured table of the
 // loop's shape, for the positions of its iterations (fetched at the first
 // read: table::may_read). Stored values: (shape, the clauses' stored values...).
 template <class Body>
 struct loop_carry<index_body<Body>> {
-  using scope = table_loop_scope;
   template <class S>
   static void out(out_archive& a, S& stored, std::int64_t lo, std::int64_t hi) {
     const table_shape& shape = std::get<0>(stored);
@@ -243,10 +229,6 @@ template <class Prio, class T, class Body, class... C>
 void dowork_table_loop(ctx c, const options<Prio>& o, const index_space<T>& s, const std::tuple<C...>& cl,
                        Body& body) {
   static_assert(!has_priority<Prio>, "a @dowork for over a table's indices takes no priority()");
-  // What this thread collected before the loop is applied first (the loop
-  // may read it).
-  apply_collected();
-  table_loop_scope scope;
   const table_shape shape = s.of().shape();
   index_body<Body> ib{body};
   auto all = std::tuple_cat(std::make_tuple(in(shape)), cl);

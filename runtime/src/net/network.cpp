@@ -90,6 +90,12 @@ network::~network() {
 
 void network::wake() { bell_.ring_self(); }
 
+void network::call_worker() {
+  if (!attached()) return;
+  host_.worker(0)->attention.store(1, std::memory_order_release);
+  host_.wake_workers();
+}
+
 void network::place_worker(int i, void* region) { steal_.place_worker(i, region); }
 
 void network::init_mpi() {
@@ -420,9 +426,12 @@ void network::pause() {
     if (steal_.wants_work()) us = sleep_before_ask(us, steal_.next_ask(), now());
   }
   us = std::min(us, post_wait_us);
-  // A worker waits for the answer to a table fence or read (from another
-  // machine it does not ring).
-  if (tables_.awaiting()) us = std::min(us, 20L);
+  // Table updates or reads wait for locks: retry soon. A caller waits for
+  // an answer from another machine, which does not ring: poll soon (one
+  // that rings wakes this thread; polling at 20 us while a process waited
+  // at a table's collective end took 48% of a core).
+  if (tables_.retrying() || (tables_.awaiting_answer() && (!every_other_rings_ || rung_not_received())))
+    us = std::min(us, 20L);
   if (tracing_ && !asleep_) [[unlikely]] note_span(true);
   bell_.sleep(bell_seen_, us);
   wakeups_.fetch_add(1, std::memory_order_relaxed);

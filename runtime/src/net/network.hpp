@@ -106,6 +106,7 @@ class network final : public outbox, public loop_services {
   void board_published(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string value);
   // Wakes the message thread if it sleeps (a proxy's request was answered).
   void wake() override;
+  void call_worker() override;
   // A worker of this process has given t for the proxy `proxy_worker`, not
   // yet handed it over: when the proxy answers a request that a thief on
   // this machine posted through shared memory, writes t into that thief's
@@ -121,7 +122,10 @@ class network final : public outbox, public loop_services {
   // start it tens of microseconds late.)
   bool expecting_work() const { return steal_.expecting_work(); }
   // The runtime's workers exist: the message thread may look at them.
-  void attach() { attached_.store(true, std::memory_order_release); }
+  void attach() {
+    tables_.set_worker_applies(size_ > 1 && host_.workers() == 1);
+    attached_.store(true, std::memory_order_release);
+  }
   // The workers are about to go: sends on what workers posted last (the
   // statistics of the last root call), then stops looking at the workers;
   // returns when the message thread no longer does.

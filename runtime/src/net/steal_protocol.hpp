@@ -72,6 +72,8 @@ class loop_services {
   virtual void wake() = 0;
   // Rings the message thread of `rank` on this machine (no message).
   virtual void nudge(int rank) = 0;
+  // Calls worker 0 to its next poll (attention), waking it if it naps.
+  virtual void call_worker() = 0;
   // The message thread spins on a worker's step of a few atomics: lets the
   // worker, which may share its core, run (leaving real-time priority).
   virtual void step_aside() = 0;

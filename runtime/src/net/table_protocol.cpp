@@ -73,6 +73,16 @@ std::string table_protocol::read(int owner, std::uint32_t id, std::int64_t lo, s
   waiting_.fetch_add(1, std::memory_order_relaxed);
   push(std::move(it));
   std::unique_lock<std::mutex> g(m_);
+  if (worker_applies()) {
+    // The owner may be reading from this process at the same time: serve
+    // what the message thread hands this worker while waiting.
+    while (read_done_.count(token) == 0) {
+      g.unlock();
+      if (inbound_ready()) serve_inbound();
+      else std::this_thread::yield();
+      g.lock();
+    }
+  }
   cv_.wait(g, [&] { return read_done_.count(token) != 0; });
   waiting_.fetch_sub(1, std::memory_order_relaxed);
   std::string bytes = std::move(read_done_[token]);
@@ -141,6 +151,12 @@ bool table_protocol::take_handed() {
       case item::blocks:
         for (int to : it.dests) out_.begin(to, msg::block_waits);
         break;
+      case item::entries: {
+        writer w(out_.begin(it.to, msg::table_entries));
+        w.put(it.token);
+        w.bytes(it.bytes);
+        break;
+      }
       case item::read: {
         writer w(out_.begin(it.to, msg::table_read));
         w.put(it.token);
@@ -169,7 +185,8 @@ void table_protocol::on_made(int from, reader& r) {
   cv_.notify_all();
 }
 
-void table_protocol::stage_batch(int from, std::string_view batch) {
+template <class F>
+void table_protocol::for_each_run(int from, std::string_view batch, F&& f) {
   reader runs(batch);
   std::shared_ptr<table_core> t;
   while (!runs.done()) {
@@ -191,9 +208,108 @@ void table_protocol::stage_batch(int from, std::string_view batch) {
       if (!t->owns(pos))
         fail(from, "an update of " + t->describe() + " for position " + std::to_string(pos) +
                        ", which this process does not hold");
-      staged_.add(*t, info->fn, pos, rec + sizeof pos, bytes);
     }
+    f(*t, *info, recs.data(), count);
   }
+}
+
+void table_protocol::stage_batch(int from, std::string_view batch) {
+  for_each_run(from, batch, [&](table_core& t, const table_op_info& info, const char* recs, std::uint32_t count) {
+    const std::size_t record = sizeof(std::int64_t) + info.update_bytes;
+    for (std::uint32_t k = 0; k < count; ++k) {
+      const char* rec = recs + k * record;
+      std::int64_t pos;
+      std::memcpy(&pos, rec, sizeof pos);
+      staged_.add(t, info.fn, pos, rec + sizeof pos, info.update_bytes);
+    }
+  });
+}
+
+std::int64_t table_protocol::apply_batch(int from, std::string_view batch) {
+  std::int64_t n = 0;
+  for_each_run(from, batch, [&](table_core& t, const table_op_info& info, const char* recs, std::uint32_t count) {
+    info.fn(t, recs, count);
+    n += count;
+  });
+  return n;
+}
+
+void table_protocol::receive_batch(int from, std::string_view batch) {
+  if (!worker_applies()) {
+    stage_batch(from, batch);
+    apply_staged();
+    return;
+  }
+  // Checked here: the worker trusts what it is handed.
+  for_each_run(from, batch, [](table_core&, const table_op_info&, const char*, std::uint32_t) {});
+  {
+    std::lock_guard<std::mutex> g(in_m_);
+    if (!worker_in_) {
+      // No root call here: nobody else writes (under in_m_, so the worker
+      // that enters the next root call sees these entries).
+      updates_applied_.fetch_add(apply_batch(from, batch), std::memory_order_release);
+      return;
+    }
+    inbound in;
+    in.from = from;
+    in.batch.assign(batch);
+    inbound_.push_back(std::move(in));
+    ++handed_in_;
+    inbound_ready_.store(true, std::memory_order_release);
+  }
+  loop_.call_worker();
+}
+
+void table_protocol::receive_fence(int from, std::uint64_t token) {
+  if (worker_applies() && applied_in_.load(std::memory_order_acquire) < handed_in_)
+    worker_fences_.push_back({from, token, handed_in_});
+  else
+    fence_after_staged(from, token);
+}
+
+void table_protocol::worker_in(bool in) {
+  if (in) {
+    std::lock_guard<std::mutex> g(in_m_);
+    worker_in_ = true;
+    return;
+  }
+  for (;;) {
+    {
+      std::lock_guard<std::mutex> g(in_m_);
+      if (inbound_.empty()) {
+        worker_in_ = false;
+        return;
+      }
+    }
+    serve_inbound();
+  }
+}
+
+void table_protocol::serve_inbound() {
+  std::vector<inbound> items;
+  {
+    std::lock_guard<std::mutex> g(in_m_);
+    items.swap(inbound_);
+    inbound_ready_.store(false, std::memory_order_relaxed);
+  }
+  std::int64_t batches = 0, updates = 0;
+  for (inbound& in : items) {
+    if (in.t) {
+      item it;
+      it.kind = item::entries;
+      it.to = in.from;
+      it.token = in.token;
+      it.bytes = copy_entries(*in.t, in.lo, in.hi);
+      push(std::move(it));
+      continue;
+    }
+    updates += apply_batch(in.from, in.batch);
+    ++batches;
+  }
+  if (batches == 0) return;
+  updates_applied_.fetch_add(updates, std::memory_order_release);
+  applied_in_.fetch_add(batches, std::memory_order_release);
+  loop_.wake();  // fences may wait for these
 }
 
 bool table_protocol::apply_staged() {
@@ -233,8 +349,7 @@ void table_protocol::on_updates(int from, reader& r) {
     ++held_count_;
     return;
   }
-  stage_batch(from, b);
-  apply_staged();
+  receive_batch(from, b);
 }
 
 bool table_protocol::retry_held() {
@@ -244,8 +359,8 @@ bool table_protocol::retry_held() {
       std::size_t k = 0;
       for (; k < q.size(); ++k) {
         if (q[k].not_before_ns && now_ns() < q[k].not_before_ns) break;
-        if (q[k].fence) fence_after_staged(from, q[k].fence);
-        else stage_batch(from, q[k].updates);
+        if (q[k].fence) receive_fence(from, q[k].fence);
+        else receive_batch(from, q[k].updates);
       }
       if (k > 0) {
         q.erase(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(k));
@@ -256,6 +371,14 @@ bool table_protocol::retry_held() {
   }
   any |= apply_staged();
   if (!pending_reads_.empty()) any |= answer_reads();
+  if (!worker_fences_.empty()) {
+    std::int64_t applied = applied_in_.load(std::memory_order_acquire);
+    std::size_t k = 0;
+    for (; k < worker_fences_.size() && worker_fences_[k].batches <= applied; ++k)
+      ack_fence(worker_fences_[k].from, worker_fences_[k].token);
+    worker_fences_.erase(worker_fences_.begin(), worker_fences_.begin() + static_cast<std::ptrdiff_t>(k));
+    any |= k > 0;
+  }
   return any;
 }
 
@@ -267,7 +390,7 @@ void table_protocol::on_fence(int from, reader& r) {
     ++held_count_;
     return;
   }
-  fence_after_staged(from, token);
+  receive_fence(from, token);
 }
 
 void table_protocol::fence_after_staged(int from, std::uint64_t token) {
@@ -301,8 +424,33 @@ void table_protocol::on_read(int from, reader& r) {
   if (!t) fail(from, "a read of table #" + std::to_string(id) + ", which this process does not have");
   if (lo > hi || !t->owns(lo) || (hi > lo && !t->owns(hi - 1)))
     fail(from, "a read of entries " + t->describe() + " does not hold here");
+  if (worker_applies()) {
+    {
+      std::lock_guard<std::mutex> g(in_m_);
+      if (!worker_in_) {
+        answer_read(from, token, *t, lo, hi);  // no root call here: nobody else writes
+        return;
+      }
+      inbound in;
+      in.from = from;
+      in.t = std::move(t);
+      in.token = token;
+      in.lo = lo;
+      in.hi = hi;
+      inbound_.push_back(std::move(in));
+      inbound_ready_.store(true, std::memory_order_release);
+    }
+    loop_.call_worker();
+    return;
+  }
   pending_reads_.push_back({from, token, std::move(t), lo, hi});
   answer_reads();
+}
+
+void table_protocol::answer_read(int from, std::uint64_t token, table_core& t, std::int64_t lo, std::int64_t hi) {
+  writer w(out_.begin(from, msg::table_entries));
+  w.put(token);
+  w.bytes(copy_entries(t, lo, hi));
 }
 
 bool table_protocol::answer_reads() {

@@ -25,6 +25,15 @@
 //   READ(token, id, lo, hi) / ENTRIES(token, bytes)   the entries at
 //                                 positions [lo, hi) of the receiver's part.
 //
+// Who applies the updates that arrive, and copies the entries a READ asks
+// for: with several workers in a process, the message thread, under the
+// sub-blocks' locks (table_core.hpp). With one worker in each process, that
+// worker is the only writer of its process's entries: no locks. During a
+// root call the message thread hands it what arrives (the worker applies
+// it at its next poll or wait, then rings), and answers a fence once the
+// worker has applied every batch handed before it; outside root calls the
+// message thread applies and answers itself (no worker runs).
+//
 // Workers (and a thread making a table) hand their messages over through a
 // queue under a mutex; the message thread writes them into the outbox on its
 // next turn, in the order they were handed, so a fence follows its worker's
@@ -85,12 +94,22 @@ class table_protocol {
   // Applies what waited for an entry's guard; true if anything.
   bool retry_held();
 
-  // A caller waits for an answer (a fence, a read, other processes' tables),
-  // or updates wait for an entry's guard: look again soon.
-  bool awaiting() const {
-    return waiting_.load(std::memory_order_relaxed) > 0 || held_count_ > 0 || !staged_.empty() ||
-           !pending_reads_.empty();
-  }
+  // --- one worker in each process (see above) ---
+  void set_worker_applies(bool on) { worker_applies_.store(on, std::memory_order_relaxed); }
+  bool worker_applies() const { return worker_applies_.load(std::memory_order_relaxed); }
+  // The worker enters a root call (true) or leaves it (false: what was
+  // handed to it is applied first).
+  void worker_in(bool in);
+  // The worker: applies the batches and answers the reads handed to it.
+  bool inbound_ready() const { return inbound_ready_.load(std::memory_order_acquire); }
+  void serve_inbound();
+
+  // Updates or reads wait for sub-blocks' locks (or are held for a test):
+  // look again soon.
+  bool retrying() const { return held_count_ > 0 || !staged_.empty() || !pending_reads_.empty(); }
+  // A caller waits for an answer from another process (a fence, a read,
+  // other processes' tables).
+  bool awaiting_answer() const { return waiting_.load(std::memory_order_relaxed) > 0; }
 
   // Figures since the start.
   std::int64_t updates_sent() const { return updates_sent_.load(std::memory_order_relaxed); }
@@ -105,7 +124,7 @@ class table_protocol {
 
  private:
   struct item {
-    enum kind_t : std::uint8_t { batch, fence, made, read, blocks } kind = batch;
+    enum kind_t : std::uint8_t { batch, fence, made, read, blocks, entries } kind = batch;
     int to = 0;
     std::string bytes;
     std::int64_t updates = 0;
@@ -155,7 +174,16 @@ class table_protocol {
   std::vector<pending_read> pending_reads_;
   bool answer_reads();
   static bool copy_locked(table_core& t, std::int64_t lo, std::int64_t hi, std::string& out);
+  // A batch, or a fence, as it comes (after any held before it).
+  void receive_batch(int from, std::string_view batch);
+  void receive_fence(int from, std::uint64_t token);
+  // Checks every run of a batch (tables, update types, positions); calls
+  // f(table, op, records, count) for each.
+  template <class F> void for_each_run(int from, std::string_view batch, F&& f);
   void stage_batch(int from, std::string_view batch);
+  // Applies a batch with plain stores (nobody else writes): its updates.
+  std::int64_t apply_batch(int from, std::string_view batch);
+  void answer_read(int from, std::uint64_t token, table_core& t, std::int64_t lo, std::int64_t hi);
   bool apply_staged();
   void fence_after_staged(int from, std::uint64_t token);
   void ack_fence(int from, std::uint64_t token);
@@ -165,6 +193,29 @@ class table_protocol {
     std::atomic<bool>* done = nullptr;
   };
   std::unordered_map<std::uint64_t, fence_wait> fences_;
+
+  // One worker in each process: what the message thread handed the worker
+  // (under in_m_), and fences that wait for the worker.
+  std::atomic<bool> worker_applies_{false};
+  std::mutex in_m_;
+  bool worker_in_ = false;  // under in_m_
+  struct inbound {
+    int from = 0;
+    std::string batch;  // a batch of updates, or:
+    std::shared_ptr<table_core> t;  // a read
+    std::uint64_t token = 0;
+    std::int64_t lo = 0, hi = 0;
+  };
+  std::vector<inbound> inbound_;
+  std::atomic<bool> inbound_ready_{false};
+  std::int64_t handed_in_ = 0;                // message thread: batches handed
+  std::atomic<std::int64_t> applied_in_{0};  // the worker: batches applied
+  struct fence_after_worker {
+    int from;
+    std::uint64_t token;
+    std::int64_t batches;  // answered once applied_in_ reaches it
+  };
+  std::vector<fence_after_worker> worker_fences_;
 
   std::atomic<int> waiting_{0};
   std::atomic<std::int64_t> updates_sent_{0}, batches_sent_{0}, updates_applied_{0}, fences_sent_{0};

@@ -156,7 +156,9 @@ std::shared_ptr<table_core> make_table(std::int64_t n, tascell::spread how, std:
   if (!t->data)
     throw table_error("tascell: " + t->describe() + ": cannot allocate this process's " + std::to_string(bytes) +
                       " bytes (rank " + std::to_string(t->shape.rank) + ")");
-  t->guarded = rt.processes() > 1 || rt.size() > 1;
+  // Several workers here: locks. One worker in each of several processes:
+  // that worker applies what other processes send (net/table_protocol.hpp).
+  t->guarded = rt.size() > 1;
   // Sub-blocks of at least 1024 positions, at most 256 of them.
   while ((t->local_n >> t->sub_shift) > 256 || (std::int64_t{1} << t->sub_shift) < 1024) ++t->sub_shift;
   t->subs = std::max<std::int64_t>(1, (t->local_n + (std::int64_t{1} << t->sub_shift) - 1) >> t->sub_shift);

@@ -6,8 +6,7 @@
 // id, count, update type, update size) and then count records (position,
 // update bytes), so a long stream of one kind of update costs 8 bytes plus
 // the update each (net/table_protocol.hpp). Updates of this process's own
-// entries made inside a loop over a table's indices are collected per
-// sub-block instead (update_collector.hpp) and applied 512 at a time.
+// entries are applied at once (table.hpp).
 //
 // The buffers are the worker thread's own (thread_local): a worker is one
 // thread, and whichever thread makes root calls is worker 0 during each;
@@ -16,13 +15,13 @@
 
 #include <atomic>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "../net/network.hpp"
 #include "../runtime.hpp"
 #include "../worker.hpp"
-#include "update_collector.hpp"
 #include "table_registry.hpp"
 
 namespace tascell::detail {
@@ -40,28 +39,38 @@ struct run_header {
 };
 constexpr std::size_t header_bytes = 4 + 4 + 8 + 4;
 
+// A batch being filled: a buffer of batch_bytes plus room for one run
+// header and one update (updates are at most 4 KiB: table.hpp), written
+// with plain copies; its bytes are copied into the message when handed.
 struct destination {
-  std::string batch;
-  std::size_t run_at = std::string::npos;  // the open run's header in batch
+  static constexpr std::size_t room = batch_bytes + header_bytes + 8 + 4096;
+  std::unique_ptr<char[]> buf;
+  std::size_t used = 0;
+  std::size_t run_at = 0;    // the open run's header in buf
+  std::uint32_t run_count = 0;  // updates in the open run (0: no open run)
   std::uint32_t run_table = 0;
   std::uint64_t run_op = 0;
-  std::int64_t updates = 0;  // in batch
+  std::int64_t updates = 0;  // in buf
   bool sent = false;         // handed a batch since the last settle
+  // Writes the open run's count into its header.
+  void close_run() {
+    if (run_count) std::memcpy(buf.get() + run_at + 4, &run_count, 4);
+    run_count = 0;
+  }
 };
 
 struct sender {
   std::vector<destination> to;
   std::atomic<bool> fence_done{false};
-  update_collector collected;  // updates of this process's entries (collect_update)
 };
 thread_local sender mine;
 
 net::table_protocol& protocol() { return runtime::get().net()->tables(); }
 
 void hand(int rank, destination& d) {
-  protocol().hand(rank, std::move(d.batch), d.updates);
-  d.batch.clear();
-  d.run_at = std::string::npos;
+  d.close_run();
+  protocol().hand(rank, std::string(d.buf.get(), d.used), d.updates);
+  d.used = 0;
   d.updates = 0;
   d.sent = true;
 }
@@ -76,49 +85,46 @@ void post_update(table_core& t, int owner, std::uint64_t op, std::int64_t pos, c
                "is owned by rank " + std::to_string(owner) +
                    ": apply() to another process's entry must run inside a @task (a root call), where "
                    "its completion can be awaited");
-  if (mine.to.empty()) mine.to.resize(static_cast<std::size_t>(t.shape.procs));
+  if (static_cast<std::size_t>(owner) >= mine.to.size()) [[unlikely]]
+    mine.to.resize(static_cast<std::size_t>(t.shape.procs));
   destination& d = mine.to[static_cast<std::size_t>(owner)];
-  if (d.run_at == std::string::npos || d.run_table != t.id || d.run_op != op) {
-    d.run_at = d.batch.size();
+  if (!d.run_count || d.run_table != t.id || d.run_op != op) [[unlikely]] {
+    if (!d.buf) d.buf = std::make_unique<char[]>(destination::room);
+    d.close_run();
+    d.run_at = d.used;
     d.run_table = t.id;
     d.run_op = op;
     run_header h{t.id, 0, op, bytes};
-    char buf[header_bytes];
-    std::memcpy(buf, &h.table, 4);
-    std::memcpy(buf + 4, &h.count, 4);
-    std::memcpy(buf + 8, &h.op, 8);
-    std::memcpy(buf + 16, &h.bytes, 4);
-    d.batch.append(buf, header_bytes);
+    char* o = d.buf.get() + d.used;
+    std::memcpy(o, &h.table, 4);
+    std::memcpy(o + 4, &h.count, 4);
+    std::memcpy(o + 8, &h.op, 8);
+    std::memcpy(o + 16, &h.bytes, 4);
+    d.used += header_bytes;
   }
-  d.batch.append(reinterpret_cast<const char*>(&pos), sizeof pos);
-  d.batch.append(static_cast<const char*>(update), bytes);
-  std::uint32_t count;
-  std::memcpy(&count, d.batch.data() + d.run_at + 4, 4);
-  ++count;
-  std::memcpy(d.batch.data() + d.run_at + 4, &count, 4);
+  char* o = d.buf.get() + d.used;
+  std::memcpy(o, &pos, sizeof pos);
+  std::memcpy(o + sizeof pos, update, bytes);
+  d.used += sizeof pos + bytes;
+  ++d.run_count;
   ++d.updates;
   w->unsettled = true;
-  if (d.batch.size() >= batch_bytes) hand(owner, d);
+  if (d.used >= batch_bytes) hand(owner, d);
 }
 
 namespace {
 std::atomic<bool> settling{true};  // settle_updates_for_testing
 }  // namespace
 
-thread_local int table_loops = 0;
-
-void collect_update(table_core& t, table_op_fn fn, std::int64_t pos, const void* update, std::uint32_t bytes) {
-  mine.collected.add(t, fn, pos, update, bytes);
-  if (current_worker) current_worker->unsettled = true;
-}
-
-void apply_collected() { mine.collected.apply_all(); }
-
 void settle_updates_for_testing(bool on) { settling.store(on); }
+
+void serve_table_inbound() {
+  net::network* n = runtime::get().net();
+  if (n && n->tables().inbound_ready()) n->tables().serve_inbound();
+}
 
 void settle_updates(worker* wk) {
   auto* w = static_cast<worker_impl*>(wk);
-  apply_collected();
   std::vector<int> dests;
   for (std::size_t r = 0; r < mine.to.size(); ++r) {
     destination& d = mine.to[r];
@@ -131,8 +137,10 @@ void settle_updates(worker* wk) {
   mine.fence_done.store(false, std::memory_order_relaxed);
   protocol().fence(dests, &mine.fence_done);
   // One round trip to each process updated; the message threads answer
-  // whatever their workers do.
+  // whatever their workers do; with one worker a process, this one applies
+  // what it is handed meanwhile (its owner may be settling towards it).
   for (unsigned spins = 0; !mine.fence_done.load(std::memory_order_acquire); ++spins) {
+    serve_table_inbound();
     if (spins < 256) __builtin_ia32_pause();
     else sched_yield();
   }

@@ -108,13 +108,14 @@ struct table_shape {
 // Updates of one entry are applied one at a time. This process's positions
 // are cut into sub-blocks (at most 256, of 2^sub_shift positions each),
 // each with a lock: whoever applies updates holds the lock of their
-// sub-block and writes the entries with plain loads and stores. Workers
-// inside a loop over a table's indices collect their updates of this
-// process's entries per sub-block and apply a thousand at a time (a locked
-// instruction per update would wait for each cache miss in turn: 2 workers
-// were no faster than one on KQKR); the message thread sorts a batch from
-// another process by sub-block the same way. With one worker in one
-// process nothing is locked.
+// sub-block and writes the entries with plain loads and stores. A worker
+// locks for each update (KQKR on 1 x 2: 1.80 times 1 x 1; collecting
+// updates per sub-block and applying 512 under one lock gave 1.57: the
+// buffering cost more than the locks); the message thread sorts a batch
+// from another process by sub-block and applies each sub-block under one
+// lock. With one worker in each process nothing is locked: that worker
+// applies what other processes send (at its polls and waits), so it is its
+// entries' only writer (net/table_protocol.hpp).
 struct table_core : std::enable_shared_from_this<table_core> {
   std::uint32_t id = 0;         // the same in every process: the order of making
   std::string name;             // for messages
@@ -123,7 +124,7 @@ struct table_core : std::enable_shared_from_this<table_core> {
   char* data = nullptr;         // local_n entries
   std::int64_t first = 0;       // this process's first position
   std::int64_t local_n = 0;     // shape.local_count()
-  bool guarded = false;         // several workers, or several processes
+  bool guarded = false;         // several workers in this process
   std::uint32_t sub_shift = 0;  // a sub-block: 2^sub_shift positions
   std::int64_t subs = 1;        // sub-blocks
   struct alignas(64) sub_lock {
@@ -150,8 +151,8 @@ struct table_core : std::enable_shared_from_this<table_core> {
   bool owns(std::int64_t pos) const {
     return static_cast<std::uint64_t>(pos - first) < static_cast<std::uint64_t>(local_n);
   }
-  // One update of an own entry, applied at once (outside loops over a
-  // table's indices): under its sub-block's lock.
+  // One update of an own entry, applied at once: under its sub-block's
+  // lock.
   template <class T, class U>
   void update_one(std::int64_t pos, const U& u) {
     T* e = reinterpret_cast<T*>(local(pos));
@@ -236,14 +237,6 @@ class table_life {
 // counts as finished). Throws table_error outside a @task context.
 void post_update(table_core& t, int owner, std::uint64_t op, std::int64_t pos, const void* update,
                  std::uint32_t bytes);
-// Loops over a table's indices this thread is running (table_loop.hpp):
-// while there is one, updates of this process's entries are collected per
-// sub-block (collect_update) and applied a thousand at a time.
-extern thread_local int table_loops;
-void collect_update(table_core& t, table_op_fn fn, std::int64_t pos, const void* update, std::uint32_t bytes);
-// Applies what this thread collected (the end of a loop over a table's
-// indices; settling does it too).
-void apply_collected();
 // A loop over a table's indices here holds the blocks of these processes:
 // each is told, so that its next request for work comes to this one.
 void announce_blocks(const std::vector<int>& ranks);
