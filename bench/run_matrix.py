@@ -94,7 +94,7 @@ LABELS = {
 }
 
 PROBLEM_NAMES = {"fib": "Fib", "nqueens": "Nq", "pen": "Pen", "comp": "Comp", "grav": "Grav", "lu": "LU",
-                 "uts": "UTS"}
+                 "uts": "UTS", "align": "Align"}
 
 # Configurations that cannot run as they are written, with the reason (shown
 # as a note). (Empty: lu-tascell computed and checked its answer in every
@@ -110,6 +110,7 @@ FALLBACK_KNOWN = {
     "lu": {512: 3194422545},
     "uts": {1: 4130071, 3: 4112897, 5: 4147582},  # N = tree number (T1, T3, T5): node count
     "pen": {12: 9356},
+    "align": {100: -1379864},
 }
 
 
