@@ -94,7 +94,7 @@ LABELS = {
 }
 
 PROBLEM_NAMES = {"fib": "Fib", "nqueens": "Nq", "pen": "Pen", "comp": "Comp", "grav": "Grav", "lu": "LU",
-                 "uts": "UTS", "align": "Align"}
+                 "uts": "UTS", "align": "Align", "matmul": "Matmul"}
 
 # Configurations that cannot run as they are written, with the reason (shown
 # as a note). (Empty: lu-tascell computed and checked its answer in every
@@ -111,6 +111,7 @@ FALLBACK_KNOWN = {
     "uts": {1: 4130071, 3: 4112897, 5: 4147582},  # N = tree number (T1, T3, T5): node count
     "pen": {12: 9356},
     "align": {100: -1379864},
+    "matmul": {1024: 1214012571711535922},
 }
 
 
