@@ -18,6 +18,16 @@ namespace tascell::translator {
 // The name of the hidden context parameter in generated code.
 inline constexpr const char* ctx_name = "_tc";
 
+// The names the lowering gives what it declares for a user's variable.
+namespace hidden {
+// The copy of an output's previous value a part receives (tascell::in).
+inline std::string input(const std::string& var) { return "_tin_" + var; }
+// The pointer to a C array's elements a piece receives.
+inline std::string array(const std::string& var) { return "_tarr_" + var; }
+// A lazy frame's saved reference (a pointer to what it refers to).
+inline std::string reference(const std::string& var) { return "_tref_" + var; }
+}  // namespace hidden
+
 struct lowering {
   const source& src;
   diagnostics& diag;
@@ -33,8 +43,18 @@ struct lowering {
   // How generated code spells types: `bool`, no `struct`/`class` keyword.
   clang::PrintingPolicy type_policy() const;
   // The type of a captured variable as a piece receives it (references
-  // dropped: a reference is captured as a copy of what it refers to).
+  // dropped: a reference is captured as a copy of what it refers to), and
+  // how it is spelled.
+  clang::QualType value_qual_type(const clang::VarDecl* v) const;
   std::string value_type(const clang::VarDecl* v) const;
+  // Every declaration the lowering writes: `t` declaring `declarator` (a
+  // name, or a function's name and parameters), as Clang prints it with
+  // type_policy(): "char (*p)[4]", "long (&a)[4]", "int (*f(tascell::ctx))[4]".
+  // Never "type + ' ' + name", which breaks pointers to arrays and functions.
+  std::string declaration(clang::QualType t, const std::string& declarator) const;
+  // `const T& name` and `T& name` for a captured variable's type T.
+  std::string const_ref_declaration(clang::QualType t, const std::string& name) const;
+  std::string ref_declaration(clang::QualType t, const std::string& name) const;
   // The parameter types of a @task function with the hidden context first:
   // "tascell::ctx, int, long".
   std::string param_types(const clang::FunctionDecl* d) const;

@@ -77,14 +77,24 @@ bool travel(lowering& l, const captured_var& u, const clause_list& cl, bool writ
             std::vector<piece_clause>& out, const char* where, const clang::Stmt* part = nullptr) {
   const VarDecl* v = u.var;
   std::string name = v->getNameAsString();
-  std::string type = l.value_type(v);
+  clang::QualType type = l.value_qual_type(v);
+  clang::ASTContext& ctx = l.src.ast();
+  if (ctx.getBaseElementType(v->getType().getNonReferenceType()).isVolatileQualified()) {
+    // The piece would get a copy, which is not the volatile object.
+    l.diag.error(l.src.pos(u.first_use->getBeginLoc()),
+                 "volatile variable '" + name + "' is used " + where +
+                     ": a piece gets a copy of it, which would not be the volatile object; read it into a local "
+                     "variable before the @dowork");
+    return false;
+  }
   for (const auto& r : cl.reductions)
     if (r.var == name) {
-      out.push_back({"tascell::reduce<" + reduction_op_type(r.op) + ">(" + name + ")", type + "& " + name});
+      out.push_back({"tascell::reduce<" + reduction_op_type(r.op) + ">(" + name + ")", l.ref_declaration(type, name)});
       return true;
     }
-  clang::ASTContext& ctx = l.src.ast();
-  clang::QualType vt = v->getType().getNonReferenceType();
+  // Without the parentheses of a declarator (long (&a)[4]): const is added
+  // to the array type below.
+  clang::QualType vt = v->getType().getNonReferenceType().IgnoreParens();
   if (vt->isArrayType()) {
     // A C array travels as a copy of its elements (copy, or copyout when
     // this part writes it), and the body sees an array of the same type
@@ -98,7 +108,7 @@ bool travel(lowering& l, const captured_var& u, const clause_list& cl, bool writ
     clang::PrintingPolicy pp = l.type_policy();
     clang::QualType elem = ctx.getBaseElementType(vt);
     if (!written) elem.addConst();
-    std::string etype = elem.getAsString(pp);
+    std::string param = hidden::array(name);
     std::string count = std::to_string(ctx.getConstantArrayElementCount(at));
     clang::QualType whole = written || ctx.getBaseElementType(vt).isConstQualified()
                                 ? vt
@@ -106,27 +116,42 @@ bool travel(lowering& l, const captured_var& u, const clause_list& cl, bool writ
     std::string ptype;
     llvm::raw_string_ostream os(ptype);
     ctx.getPointerType(whole).print(os, pp);
-    std::string param = "_tarr_" + name;
     std::string first = llvm::isa<clang::ConstantArrayType>(at->getElementType().getCanonicalType().getTypePtr())
-                            ? "reinterpret_cast<" + etype + "*>(" + name + ")"
+                            ? "reinterpret_cast<" + ctx.getPointerType(elem).getAsString(pp) + ">(" + name + ")"
                             : name;
     out.push_back({std::string(written ? "tascell::copyout(" : "tascell::copy(") + first + ", 0, " + count + ")",
-                   etype + "* " + param,
+                   l.declaration(ctx.getPointerType(elem), param),
                    std::string(written ? "auto& " : "const auto& ") + name + " = *reinterpret_cast<" + os.str() +
                        ">(" + param + "); "});
     return true;
   }
   if (is_pointer(v)) {
-    if (const auto* s = find_section(cl.copies, name)) {
-      out.push_back({"tascell::copy(" + name + ", " + s->lo + ", " + s->len + ")", type + " " + name});
-      return true;
-    }
-    if (const auto* s = find_section(cl.copyouts, name)) {
-      out.push_back({"tascell::copyout(" + name + ", " + s->lo + ", " + s->len + ")", type + " " + name});
+    const array_section* copy = find_section(cl.copies, name);
+    const array_section* copyout = copy ? nullptr : find_section(cl.copyouts, name);
+    if (copy || copyout) {
+      const char* clause = copy ? "tascell::copy(" : "tascell::copyout(";
+      const array_section* s = copy ? copy : copyout;
+      // A pointer to an array of known size (char (*b)[4]) travels as its
+      // elements' elements: the section of its arrays is a section of
+      // their elements (arrays cannot be copied as values), and the body
+      // gets the pointer back over the piece's copy.
+      if (const auto* at = ctx.getAsConstantArrayType(type->getPointeeType())) {
+        clang::QualType elem = ctx.getBaseElementType(type->getPointeeType());
+        clang::QualType flat = ctx.getPointerType(elem);
+        std::string count = std::to_string(ctx.getConstantArrayElementCount(at));
+        std::string param = hidden::array(name);
+        out.push_back({std::string(clause) + "reinterpret_cast<" + flat.getAsString(l.type_policy()) + ">(" + name +
+                           "), (" + s->lo + ") * " + count + ", (" + s->len + ") * " + count + ")",
+                       l.declaration(flat, param),
+                       l.declaration(type, name) + " = reinterpret_cast<" + type.getAsString(l.type_policy()) + ">(" +
+                           param + "); "});
+        return true;
+      }
+      out.push_back({std::string(clause) + name + ", " + s->lo + ", " + s->len + ")", l.declaration(type, name)});
       return true;
     }
     if (find_section(cl.shareds, name)) {
-      out.push_back({"tascell::shared(" + name + ")", type + " " + name});
+      out.push_back({"tascell::shared(" + name + ")", l.declaration(type, name)});
       return true;
     }
     l.diag.error(l.src.pos(u.first_use->getBeginLoc()),
@@ -139,13 +164,13 @@ bool travel(lowering& l, const captured_var& u, const clause_list& cl, bool writ
     // (x += 1, or an assignment under a condition): it is copied in too.
     // Where the part runs on its owner both refer to the variable itself.
     if (!part || !only_assigns(part, v))
-      out.push_back({"tascell::in(" + name + ")", "const " + type + "& _tin_" + name,
-                     "if (__builtin_addressof(" + name + ") != __builtin_addressof(_tin_" + name + ")) " + name +
-                         " = _tin_" + name + "; "});
-    out.push_back({"tascell::out(" + name + ")", type + "& " + name});
+      out.push_back({"tascell::in(" + name + ")", l.const_ref_declaration(type, hidden::input(name)),
+                     "if (__builtin_addressof(" + name + ") != __builtin_addressof(" + hidden::input(name) + ")) " +
+                         name + " = " + hidden::input(name) + "; "});
+    out.push_back({"tascell::out(" + name + ")", l.ref_declaration(type, name)});
     return true;
   }
-  out.push_back({"tascell::in(" + name + ")", "const " + type + "& " + name});
+  out.push_back({"tascell::in(" + name + ")", l.const_ref_declaration(type, name)});
   return true;
 }
 
@@ -492,7 +517,7 @@ void lower_loop_body(lowering& l, const dowork_site& d, const VarDecl* var, cons
   head.append("std::int64_t _ti").append(param_list_text(cs)).append(")");
   if (inline_body) head.append(" TASCELL_LAMBDA_INLINE");
   head.append(" { [[maybe_unused]] ");
-  head.append(type).append(" ").append(name).append(" = static_cast<").append(type).append(">(_ti); ");
+  head.append(l.declaration(l.value_qual_type(var), name)).append(" = static_cast<").append(type).append(">(_ti); ");
   head.append(prologue).append(prologue_text(cs));
   l.edits.replace(head_begin, head_end - head_begin, head, d.depth);
   l.edits.insert_close(l.src.end_of_stmt(body), " });", d.depth);

@@ -429,7 +429,8 @@ std::string saved_values(const std::vector<const VarDecl*>& vars) {
 }
 std::string restored_names(const std::vector<const VarDecl*>& vars) {
   std::string s;
-  for (const VarDecl* v : vars) s += (v->getType()->isReferenceType() ? ", _tref_" : ", ") + v->getNameAsString();
+  for (const VarDecl* v : vars)
+    s += ", " + (v->getType()->isReferenceType() ? hidden::reference(v->getNameAsString()) : v->getNameAsString());
   return s;
 }
 // The call that saves a frame: its values (", a, b") by value, or, past
@@ -514,18 +515,20 @@ std::vector<const VarDecl*> after_induction(const lazy_function::inner& in) {
 std::string declarations(const lowering& l, const std::vector<const VarDecl*>& vars) {
   std::string s;
   for (const VarDecl* v : vars)
-    s += v->getType()->isReferenceType()
-             ? " std::remove_reference_t<" + v->getType().getAsString(l.type_policy()) + ">* _tref_" +
-                   v->getNameAsString() + "{};"
-             : " " + l.value_type(v) + " " + v->getNameAsString() + "{};";
+    s += " " +
+         (v->getType()->isReferenceType()
+              ? l.declaration(l.src.ast().getPointerType(v->getType().getNonReferenceType()),
+                              hidden::reference(v->getNameAsString()))
+              : l.declaration(l.value_qual_type(v), v->getNameAsString())) +
+         "{};";
   return s;
 }
 std::string bound_references(const lowering& l, const std::vector<const VarDecl*>& vars) {
   std::string s;
   for (const VarDecl* v : vars)
     if (v->getType()->isReferenceType())
-      s += " " + v->getType().getAsString(l.type_policy()) + " " + v->getNameAsString() + " = *_tref_" +
-           v->getNameAsString() + ";";
+      s += " " + l.declaration(v->getType(), v->getNameAsString()) + " = *" + hidden::reference(v->getNameAsString()) +
+           ";";
   return s;
 }
 
@@ -615,7 +618,8 @@ std::string loop_case(lowering& l, const lazy_function::point& pt, std::size_t j
       const std::string type = l.value_type(in.vars[0]);
       s += "\ncase " + std::to_string(2 * m + (resumed ? 1 : 2)) + ": {" + declarations(l, vars) +
            " tascell::detail::lazy_restore(_trec" + frame + restored_names(vars) + ");" + bound_references(l, vars) +
-           " [[maybe_unused]] " + type + " " + in.vars[0]->getNameAsString() + " = static_cast<" + type +
+           " [[maybe_unused]] " + l.declaration(l.value_qual_type(in.vars[0]), in.vars[0]->getNameAsString()) +
+           " = static_cast<" + type +
            ">(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx " + ctx_name + ") { do { " +
            iteration + " } while (0); }); break; }";
     }
@@ -629,9 +633,11 @@ std::string loop_case(lowering& l, const lazy_function::point& pt, std::size_t j
 std::string resume_text(lowering& l, const lazy_function& f, const constructs& all) {
   const std::string name = f.fn->getNameAsString();
   const bool is_void = f.fn->getReturnType()->isVoidType();
-  std::string s = "\nstatic " + f.fn->getReturnType().getAsString(l.type_policy()) + " " + name +
-                  "__tascell_resume([[maybe_unused]] tascell::ctx " + ctx_name +
-                  ", [[maybe_unused]] tascell::detail::lazy_records& _trec) {\nswitch (tascell::detail::lazy_site(_trec) >> 16) {";
+  std::string s = "\nstatic " +
+                  l.declaration(f.fn->getReturnType(), name + "__tascell_resume([[maybe_unused]] tascell::ctx " +
+                                                          ctx_name +
+                                                          ", [[maybe_unused]] tascell::detail::lazy_records& _trec)") +
+                  " {\nswitch (tascell::detail::lazy_site(_trec) >> 16) {";
   std::size_t rbrace = l.src.offset(llvm::cast<CompoundStmt>(f.fn->getBody())->getRBracLoc());
   for (std::size_t j = 0; j < f.points.size(); ++j) {
     const lazy_function::point& pt = f.points[j];
@@ -806,7 +812,7 @@ void lower_lazy_function(lowering& l, const lazy_function& f) {
       l.edits.replace(b, e - b,
                       "{ " + decl_when + "const tascell::range _tr = " + pt.range +
                           "; const std::int64_t _trf = _tr.first, _trn = _tr.count, _trs = _tr.step;"
-                          " for (std::int64_t _tk = 0; _tk < _trn; ++_tk) { if (" + poll + ") [[unlikely]] { " + save_call(base, frame) + " " + ret + " } [[maybe_unused]] " + type + " " + var->getNameAsString() +
+                          " for (std::int64_t _tk = 0; _tk < _trn; ++_tk) { if (" + poll + ") [[unlikely]] { " + save_call(base, frame) + " " + ret + " } [[maybe_unused]] " + l.declaration(l.value_qual_type(var), var->getNameAsString()) +
                           " = static_cast<" + type + ">(_trf + _tk * _trs);",
                       d.depth);
       l.edits.insert_close(l.src.end_of_stmt(loop->getBody()), " } }", d.depth);

@@ -17,8 +17,27 @@ clang::PrintingPolicy lowering::type_policy() const {
   return pp;
 }
 
+clang::QualType lowering::value_qual_type(const clang::VarDecl* v) const {
+  return v->getType().getNonReferenceType().getUnqualifiedType();
+}
+
 std::string lowering::value_type(const clang::VarDecl* v) const {
-  return v->getType().getNonReferenceType().getUnqualifiedType().getAsString(type_policy());
+  return value_qual_type(v).getAsString(type_policy());
+}
+
+std::string lowering::declaration(clang::QualType t, const std::string& declarator) const {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  t.print(os, type_policy(), declarator);
+  return os.str();
+}
+
+std::string lowering::const_ref_declaration(clang::QualType t, const std::string& name) const {
+  return declaration(src.ast().getLValueReferenceType(t.withConst()), name);
+}
+
+std::string lowering::ref_declaration(clang::QualType t, const std::string& name) const {
+  return declaration(src.ast().getLValueReferenceType(t), name);
 }
 
 std::string lowering::param_types(const clang::FunctionDecl* d) const {
@@ -53,10 +72,12 @@ namespace {
 // the body's unless the body itself follows), so that other lazy functions
 // can call them directly.
 std::string lazy_prototypes(const lowering& l, const clang::FunctionDecl* d, bool with_body) {
-  std::string ret = d->getReturnType().getAsString(l.type_policy()), name = d->getNameAsString();
+  clang::QualType ret = d->getReturnType();
+  std::string name = d->getNameAsString();
   std::string s;
-  if (with_body) s += "static inline " + ret + " " + name + "__tascell_body(" + l.param_types(d) + "); ";
-  return s + "static " + ret + " " + name + "__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); ";
+  if (with_body) s += "static inline " + l.declaration(ret, name + "__tascell_body(" + l.param_types(d) + ")") + "; ";
+  return s + "static " + l.declaration(ret, name + "__tascell_resume(tascell::ctx, tascell::detail::lazy_records&)") +
+         "; ";
 }
 
 // A lazy function (lower_lazy.cpp) has a resume function too, declared with
@@ -68,16 +89,11 @@ void inline_body(lowering& l, const clang::FunctionDecl* d, const lazy_function*
     return;
   for (const clang::ParmVarDecl* p : d->parameters())
     if (p->hasDefaultArg()) return;  // the external prototype would lose it
-  clang::PrintingPolicy pp = l.type_policy();
   std::string name = d->getNameAsString(), body = name + "__tascell_body";
-  std::string ret = d->getReturnType().getAsString(pp);
   std::string params = "tascell::ctx " + std::string(ctx_name), args = ctx_name, types = l.param_types(d);
   for (unsigned i = 0; i < d->getNumParams(); ++i) {
     std::string p = "_tp" + std::to_string(i);
-    std::string decl;
-    llvm::raw_string_ostream os(decl);
-    d->getParamDecl(i)->getType().print(os, pp, p);
-    params += ", " + os.str();
+    params += ", " + l.declaration(d->getParamDecl(i)->getType(), p);
     args += ", static_cast<decltype(" + p + ")&&>(" + p + ")";
   }
   bool is_static = d->getStorageClass() == clang::SC_Static;
@@ -85,7 +101,7 @@ void inline_body(lowering& l, const clang::FunctionDecl* d, const lazy_function*
   // A prototype of the external function, so the body may call it.
   std::size_t start = l.src.offset(d->getOuterLocStart());
   std::string resume = name + "__tascell_resume";
-  std::string protos = linkage + ret + " " + name + "(" + types + "); ";
+  std::string protos = linkage + l.declaration(d->getReturnType(), name + "(" + types + ")") + "; ";
   if (lazy) protos += lazy_prototypes(l, d, false);
   l.edits.insert_open(start, protos + (is_static ? "inline " : "static inline "), 0);
   std::size_t name_at = l.src.offset(d->getLocation());
@@ -97,10 +113,12 @@ void inline_body(lowering& l, const clang::FunctionDecl* d, const lazy_function*
     std::string unwound = std::string("if (tascell::detail::lazy_unwound(") + ctx_name + ")) [[unlikely]] ";
     std::string bottom = std::string("tascell::detail::lazy_bottom(") + ctx_name + ", &" + resume + ");";
     entry = d->getReturnType()->isVoidType() ? call + "; " + unwound + bottom
-                                              : ret + " _tr = " + call + "; " + unwound + "return " + bottom +
+                                              : l.declaration(d->getReturnType(), "_tr") + " = " + call + "; " +
+                                                    unwound + "return " + bottom +
                                                     " return _tr;";
   }
-  l.edits.insert_close(end, " " + linkage + ret + " " + name + "(" + params + ") { " + entry + " }" +
+  l.edits.insert_close(end, " " + linkage + l.declaration(d->getReturnType(), name + "(" + params + ")") + " { " +
+                                entry + " }" +
                                 (lazy ? lazy->resume : ""), 0);
 }
 

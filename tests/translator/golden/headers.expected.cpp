@@ -21,7 +21,7 @@ case 0: { int depth{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = t
 #line 10 "headers.tcpp"
 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = leaves(_tc, depth - 1); }, 
-    tascell::part(tascell::out(b), tascell::in(depth), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& depth) { b = leaves(_tc, depth - 1); })
+    tascell::part(tascell::out(b), tascell::in(depth), []([[maybe_unused]] tascell::ctx _tc, long &b, const int &depth) { b = leaves(_tc, depth - 1); })
   ); };
 switch (_tsite) {
 case 1: _tgo(0, [&]([[maybe_unused]] tascell::ctx _tc) {

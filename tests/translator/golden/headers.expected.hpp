@@ -12,7 +12,7 @@
   long a = 0, b = 0;
           tascell::dowork(_tc, 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = nodes(_tc, depth - 1); }, 
-    tascell::part(tascell::out(b), tascell::in(depth), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& depth) { b = nodes(_tc, depth - 1); })
+    tascell::part(tascell::out(b), tascell::in(depth), []([[maybe_unused]] tascell::ctx _tc, long &b, const int &depth) { b = nodes(_tc, depth - 1); })
   );
   return 1 + a + b;
 }

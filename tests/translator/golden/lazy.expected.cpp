@@ -20,7 +20,7 @@ case 0: { int n{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tasce
 #line 9 "lazy.tcpp"
 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = fib(_tc, n - 1); }, 
-    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& n) { b = fib(_tc, n - 2); })
+    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long &b, const int &n) { b = fib(_tc, n - 2); })
   ); };
 switch (_tsite) {
 case 1: _tgo(0, [&]([[maybe_unused]] tascell::ctx _tc) {
@@ -53,7 +53,7 @@ __builtin_unreachable();
   long* p = &a;
           tascell::dowork(_tc, 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = address_taken(_tc, n - 1); }, 
-    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& n) { b = address_taken(_tc, n - 2); })
+    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long &b, const int &n) { b = address_taken(_tc, n - 2); })
   );
   return *p + b;
 } long address_taken(tascell::ctx _tc, int _tp0) { return address_taken__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }
@@ -64,7 +64,7 @@ __builtin_unreachable();
   long a = 0, b = 0;
                       tascell::dowork(_tc, tascell::priority([&] { return static_cast<std::int64_t>(n); }), 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = prioritised(_tc, n - 1); }, 
-    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& n) { b = prioritised(_tc, n - 2); })
+    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long &b, const int &n) { b = prioritised(_tc, n - 2); })
   );
   return a + b;
 } long prioritised(tascell::ctx _tc, int _tp0) { return prioritised__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }
@@ -79,7 +79,7 @@ __builtin_unreachable();
   long a = 0, b = 0;
           tascell::dowork(_tc, 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = stopper(_tc, n); }, 
-    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& n) { b = stopper(_tc, n + 1); })
+    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long &b, const int &n) { b = stopper(_tc, n + 1); })
   );
   return a + b;
 } long cancels(tascell::ctx _tc, int _tp0) { return cancels__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }
@@ -91,7 +91,7 @@ __builtin_unreachable();
   long a = 0, b = 0;
           tascell::dowork(_tc, 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = pairs(_tc, n - 1); }, 
-    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& n) { b = pairs(_tc, n - 2); })
+    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long &b, const int &n) { b = pairs(_tc, n - 2); })
   );
   r.first = a;
   return r.first + b;
@@ -103,7 +103,7 @@ __builtin_unreachable();
   long a = 0, b = 0;
           tascell::dowork(_tc, 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = more(_tc, n - 1) + 1; }, 
-    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& n) { b = more(_tc, n - 2); })
+    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long &b, const int &n) { b = more(_tc, n - 2); })
   );
   return a + b;
 } long more(tascell::ctx _tc, int _tp0) { return more__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }
@@ -118,7 +118,7 @@ __builtin_unreachable();
 } void both(tascell::ctx _tc, double *_tp0, long _tp1) { both__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] tascell::detail::lazy_bottom(_tc, &both__tascell_resume); }
 static void both__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
 switch (tascell::detail::lazy_site(_trec) >> 16) {
-case 0: { double * a{}; long n{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, a, n) & 0xffff;
+case 0: { double *a{}; long n{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, a, n) & 0xffff;
 #line 84 "lazy.tcpp"
 halve__tascell_resume(_tc, _trec);
 
@@ -128,7 +128,7 @@ halve__tascell_resume(_tc, _trec);
 
 return;
 }
-case 1: { double * a{}; long n{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, a, n) & 0xffff;
+case 1: { double *a{}; long n{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, a, n) & 0xffff;
 #line 85 "lazy.tcpp"
 halve__tascell_resume(_tc, _trec);
 
@@ -160,11 +160,11 @@ __builtin_unreachable();
 } void halve(tascell::ctx _tc, double *_tp0, long _tp1) { halve__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] tascell::detail::lazy_bottom(_tc, &halve__tascell_resume); }
 static void halve__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
 switch (tascell::detail::lazy_site(_trec) >> 16) {
-case 0: { double * a{}; long n{}; long h{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, a, n, h) & 0xffff; auto _tgo = [&](std::int64_t _tk, tascell::detail::resume_first _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+case 0: { double *a{}; long n{}; long h{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, a, n, h) & 0xffff; auto _tgo = [&](std::int64_t _tk, tascell::detail::resume_first _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
 #line 93 "lazy.tcpp"
 
     [&]([[maybe_unused]] tascell::ctx _tc) { halve(_tc, a, h); }, 
-    tascell::part(tascell::shared(a), tascell::in(h), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, double * a, const long& h, const long& n) { halve(_tc, a + h, n - h); })
+    tascell::part(tascell::shared(a), tascell::in(h), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, double *a, const long &h, const long &n) { halve(_tc, a + h, n - h); })
   ); };
 switch (_tsite) {
 case 1: _tgo(0, [&]([[maybe_unused]] tascell::ctx _tc) {
@@ -181,16 +181,16 @@ default: if (_tsite % 2 != 0) tascell::detail::lazy_bad_site(0 + _tsite); _tgo(_
 
                     tascell::dowork(_tc, 
     [&]([[maybe_unused]] tascell::ctx _tc) { halve(_tc, a, h); }, 
-    tascell::part(tascell::shared(a), tascell::in(h), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, double * a, const long& h, const long& n) { halve(_tc, a + h, n - h); })
+    tascell::part(tascell::shared(a), tascell::in(h), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, double *a, const long &h, const long &n) { halve(_tc, a + h, n - h); })
   );
 
 return;
 }
-case 1: { double * a{}; long n{}; long h{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, a, n, h) & 0xffff; auto _tgo = [&](std::int64_t _tk, tascell::detail::resume_first _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+case 1: { double *a{}; long n{}; long h{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, a, n, h) & 0xffff; auto _tgo = [&](std::int64_t _tk, tascell::detail::resume_first _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
 #line 97 "lazy.tcpp"
 
     [&]([[maybe_unused]] tascell::ctx _tc) { halve(_tc, a, h); }, 
-    tascell::part(tascell::shared(a), tascell::in(h), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, double * a, const long& h, const long& n) { halve(_tc, a + h, n - h); })
+    tascell::part(tascell::shared(a), tascell::in(h), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, double *a, const long &h, const long &n) { halve(_tc, a + h, n - h); })
   ); };
 switch (_tsite) {
 case 1: _tgo(0, [&]([[maybe_unused]] tascell::ctx _tc) {
@@ -232,7 +232,7 @@ case 0: { int n{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tasce
 #line 108 "lazy.tcpp"
 tascell::when(static_cast<bool>(n > 20)), 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = cut(_tc, n - 1); }, 
-    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& n) { b = cut(_tc, n - 2); })
+    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long &b, const int &n) { b = cut(_tc, n - 2); })
   ); };
 switch (_tsite) {
 case 1: _tgo(0, [&]([[maybe_unused]] tascell::ctx _tc) {

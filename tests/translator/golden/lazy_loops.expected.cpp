@@ -26,9 +26,9 @@ inline const int weights[8] = {1, 2, 1, 2, 1, 2, 1, 2};
 } long search(tascell::ctx _tc, int *_tp0, int _tp1, int _tp2) { long _tr = search__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1), static_cast<decltype(_tp2)&&>(_tp2)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &search__tascell_resume); return _tr; }
 static long search__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
 switch (tascell::detail::lazy_site(_trec) >> 16) {
-case 0: { int * used{}; int n{}; int k{}; long s{}; std::int64_t _trf{}, _trn{}, _trs{}, _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
+case 0: { int *used{}; int n{}; int k{}; long s{}; std::int64_t _trf{}, _trn{}, _trs{}, _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
 #line 13 "lazy_loops.tcpp"
-tascell::range::of_count(_trf, _trn, _trs), tascell::copy(used, 0, n), tascell::in(k), tascell::in(n), tascell::reduce<tascell::op::plus>(s), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, int * used, const int& k, const int& n, long& s) { [[maybe_unused]] int v = static_cast<int>(_ti);  {
+tascell::range::of_count(_trf, _trn, _trs), tascell::copy(used, 0, n), tascell::in(k), tascell::in(n), tascell::reduce<tascell::op::plus>(s), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, int *used, const int &k, const int &n, long &s) { [[maybe_unused]] int v = static_cast<int>(_ti);  {
     if (used[v]) return  ;
     const int& w = weights[v];
     for (int r = 0; r < w; ++r) {
@@ -40,7 +40,7 @@ tascell::range::of_count(_trf, _trn, _trs), tascell::copy(used, 0, n), tascell::
   } }); };
 switch (_tsite) {
 case 0: tascell::detail::lazy_restore(_trec, used, n, k, s, _trf, _trn, _trs, _tk); _tgo(nullptr); break;
-case 1: { std::remove_reference_t<const int &>* _tref_w{}; int r{}; tascell::detail::lazy_restore(_trec, used, n, k, s, _trf, _trn, _trs, _tk, _tref_w, r); const int & w = *_tref_w; [[maybe_unused]] int v = static_cast<int>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { { int _tb1 = 0; for (; _tb1 < 1; ++_tb1) { { tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) { { 
+case 1: { const int *_tref_w{}; int r{}; tascell::detail::lazy_restore(_trec, used, n, k, s, _trf, _trn, _trs, _tk, _tref_w, r); const int &w = *_tref_w; [[maybe_unused]] int v = static_cast<int>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { { int _tb1 = 0; for (; _tb1 < 1; ++_tb1) { { tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) { { 
 #line 19 "lazy_loops.tcpp"
 s += search__tascell_resume(_tc, _trec);
 
@@ -63,7 +63,7 @@ s += search__tascell_resume(_tc, _trec);
 
   
 } } while (0); }); break; }
-case 2: { std::remove_reference_t<const int &>* _tref_w{}; int r{}; tascell::detail::lazy_restore(_trec, used, n, k, s, _trf, _trn, _trs, _tk, _tref_w, r); const int & w = *_tref_w; [[maybe_unused]] int v = static_cast<int>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { { int _tb1 = 0; for (; _tb1 < 1; ++_tb1) { { tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) { { 
+case 2: { const int *_tref_w{}; int r{}; tascell::detail::lazy_restore(_trec, used, n, k, s, _trf, _trn, _trs, _tk, _tref_w, r); const int &w = *_tref_w; [[maybe_unused]] int v = static_cast<int>(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx _tc) { do { { { int _tb1 = 0; for (; _tb1 < 1; ++_tb1) { { tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) { { 
 #line 19 "lazy_loops.tcpp"
 
       
@@ -113,9 +113,9 @@ __builtin_unreachable();
 } void paint(tascell::ctx _tc, long *_tp0, long _tp1) { paint__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] tascell::detail::lazy_bottom(_tc, &paint__tascell_resume); }
 static void paint__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
 switch (tascell::detail::lazy_site(_trec) >> 16) {
-case 0: { long * a{}; long n{}; std::int64_t _trf{}, _trn{}, _trs{}, _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
+case 0: { long *a{}; long n{}; std::int64_t _trf{}, _trn{}, _trs{}, _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
 #line 32 "lazy_loops.tcpp"
-tascell::range::of_count(_trf, _trn, _trs), tascell::shared(a), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, long * a, const long& n) { [[maybe_unused]] long q = static_cast<long>(_ti);  {
+tascell::range::of_count(_trf, _trn, _trs), tascell::shared(a), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, long *a, const long &n) { [[maybe_unused]] long q = static_cast<long>(_ti);  {
     long j = 0;
     while (j < 1) {
       paint(_tc, a + (q - 1) / 2 * 0, n / 2);
@@ -189,7 +189,7 @@ static long count__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unu
 switch (tascell::detail::lazy_site(_trec) >> 16) {
 case 0: { int d{}; long s{}; std::int64_t _trf{}, _trn{}, _trs{}, _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
 #line 48 "lazy_loops.tcpp"
-tascell::when(static_cast<bool>(d > 4)), tascell::range::of_count(_trf, _trn, _trs), tascell::in(d), tascell::reduce<tascell::op::plus>(s), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, const int& d, long& s) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
+tascell::when(static_cast<bool>(d > 4)), tascell::range::of_count(_trf, _trn, _trs), tascell::in(d), tascell::reduce<tascell::op::plus>(s), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, const int &d, long &s) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
     long t = 0;
     t = count(_tc, d - 1);
     s += t;
@@ -246,7 +246,7 @@ static long breaks__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_un
 switch (tascell::detail::lazy_site(_trec) >> 16) {
 case 0: { int n{}; long s{}; std::int64_t _trf{}, _trn{}, _trs{}, _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
 #line 63 "lazy_loops.tcpp"
-tascell::range::of_count(_trf, _trn, _trs), tascell::reduce<tascell::op::plus>(s), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, long& s, const int& n) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
+tascell::range::of_count(_trf, _trn, _trs), tascell::reduce<tascell::op::plus>(s), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, long &s, const int &n) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
     for (int j = 0; j < 3; ++j) {
       if (j > i) break;
       s += breaks(_tc, n - 1);
@@ -314,7 +314,7 @@ __builtin_unreachable();
   if (n == 0) return 1;
   long s = 0;
                          
-  tascell::dowork_for(_tc, tascell::range::canonical(0, n, 1, tascell::cmp::lt), tascell::in(n), tascell::reduce<tascell::op::plus>(s), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, const int& n, long& s) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
+  tascell::dowork_for(_tc, tascell::range::canonical(0, n, 1, tascell::cmp::lt), tascell::in(n), tascell::reduce<tascell::op::plus>(s), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, const int &n, long &s) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
     int t[2] = {i, n};
     s += arrays(_tc, t[1] - 1);
   } });
@@ -327,7 +327,7 @@ __builtin_unreachable();
   if (n == 0) return 1;
   long s = 0;
                          
-  tascell::dowork_for(_tc, tascell::range::canonical(0, n, 1, tascell::cmp::lt), tascell::reduce<tascell::op::plus>(s), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, long& s, const int& n) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
+  tascell::dowork_for(_tc, tascell::range::canonical(0, n, 1, tascell::cmp::lt), tascell::reduce<tascell::op::plus>(s), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, long &s, const int &n) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
     const int& m = i;
     s += local_ref(_tc, n - 1 + m * 0);
   } });

@@ -18,7 +18,7 @@ case 0: { int n{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tasce
 #line 7 "linkage.tcpp"
 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = down(_tc, n - 1); }, 
-    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& n) { b = down(_tc, n - 2); })
+    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long &b, const int &n) { b = down(_tc, n - 2); })
   ); };
 switch (_tsite) {
 case 1: _tgo(0, [&]([[maybe_unused]] tascell::ctx _tc) {

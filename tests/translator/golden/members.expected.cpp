@@ -13,7 +13,7 @@ struct Grid {
         long scaled([[maybe_unused]] tascell::ctx _tc, int n) const {       // in class; a loop body reading members
     long s = 0;
                            
-    tascell::dowork_for(_tc, tascell::range::canonical(0, n, 1, tascell::cmp::lt), tascell::in(*this), tascell::reduce<tascell::op::plus>(s), [](std::int64_t _ti, const std::remove_cvref_t<decltype(*this)>& _tself, long& s) { [[maybe_unused]] int i = static_cast<int>(_ti); [[maybe_unused]] const auto* const _tth = __builtin_addressof(_tself);  s += _tth->cells[i] * _tth->scale; });
+    tascell::dowork_for(_tc, tascell::range::canonical(0, n, 1, tascell::cmp::lt), tascell::in(*this), tascell::reduce<tascell::op::plus>(s), [](std::int64_t _ti, const std::remove_cvref_t<decltype(*this)>& _tself, long &s) { [[maybe_unused]] int i = static_cast<int>(_ti); [[maybe_unused]] const auto* const _tth = __builtin_addressof(_tself);  s += _tth->cells[i] * _tth->scale; });
     return s;
   }
         void touch([[maybe_unused]] tascell::ctx _tc, int k);               // non-const: a part writes members
@@ -21,11 +21,11 @@ struct Grid {
     long a = 0, b = 0;
             tascell::dowork(_tc, 
       [&]([[maybe_unused]] tascell::ctx _tc) { a = sum(_tc, 0, n); }, 
-      tascell::part(tascell::in(*this), tascell::in(n), tascell::in(b), tascell::out(b), []([[maybe_unused]] tascell::ctx _tc, const std::remove_cvref_t<decltype(*this)>& _tself, const int& n, const long& _tin_b, long& b) { [[maybe_unused]] const auto* const _tth = __builtin_addressof(_tself); if (__builtin_addressof(b) != __builtin_addressof(_tin_b)) b = _tin_b; {
+      tascell::part(tascell::in(*this), tascell::in(n), tascell::in(b), tascell::out(b), []([[maybe_unused]] tascell::ctx _tc, const std::remove_cvref_t<decltype(*this)>& _tself, const int &n, const long &_tin_b, long &b) { [[maybe_unused]] const auto* const _tth = __builtin_addressof(_tself); if (__builtin_addressof(b) != __builtin_addressof(_tin_b)) b = _tin_b; {
         long c = 0, d = 0;
                 tascell::dowork(_tc, 
           [&]([[maybe_unused]] tascell::ctx _tc) { c = _tth->scale; }, 
-          tascell::part(tascell::in(*_tth), tascell::out(d), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, const std::remove_cvref_t<decltype(*this)>& _tself, long& d, const int& n) { [[maybe_unused]] const auto* const _tth = __builtin_addressof(_tself); d = [&, _tth] { return _tth->scaled(_tc, n); }() + [=, _tth = _tth] { return _tth->scale; }(); })
+          tascell::part(tascell::in(*_tth), tascell::out(d), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, const std::remove_cvref_t<decltype(*this)>& _tself, long &d, const int &n) { [[maybe_unused]] const auto* const _tth = __builtin_addressof(_tself); d = [&, _tth] { return _tth->scaled(_tc, n); }() + [=, _tth = _tth] { return _tth->scale; }(); })
         );
         b = c + d;
       } })
@@ -40,7 +40,7 @@ struct Grid {
   long a = 0, b = 0;
           tascell::dowork(_tc, 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = sum(_tc, lo, mid); }, 
-    tascell::part(tascell::in(*this), tascell::out(b), tascell::in(mid), tascell::in(hi), []([[maybe_unused]] tascell::ctx _tc, const std::remove_cvref_t<decltype(*this)>& _tself, long& b, const int& mid, const int& hi) { [[maybe_unused]] const auto* const _tth = __builtin_addressof(_tself); b = _tth->sum(_tc, mid, hi); })
+    tascell::part(tascell::in(*this), tascell::out(b), tascell::in(mid), tascell::in(hi), []([[maybe_unused]] tascell::ctx _tc, const std::remove_cvref_t<decltype(*this)>& _tself, long &b, const int &mid, const int &hi) { [[maybe_unused]] const auto* const _tth = __builtin_addressof(_tself); b = _tth->sum(_tc, mid, hi); })
   );
   return a + b;
 }
@@ -49,7 +49,7 @@ struct Grid {
   long extra = 0;
           tascell::dowork(_tc, 
     [&]([[maybe_unused]] tascell::ctx _tc) { extra = k; }, 
-    tascell::part(tascell::in(*this), tascell::out(*this), tascell::in(k), []([[maybe_unused]] tascell::ctx _tc, const std::remove_cvref_t<decltype(*this)>& _tself_in, std::remove_cvref_t<decltype(*this)>& _tself, const int& k) { if (__builtin_addressof(_tself) != __builtin_addressof(_tself_in)) _tself = _tself_in; [[maybe_unused]] auto* const _tth = __builtin_addressof(_tself); {
+    tascell::part(tascell::in(*this), tascell::out(*this), tascell::in(k), []([[maybe_unused]] tascell::ctx _tc, const std::remove_cvref_t<decltype(*this)>& _tself_in, std::remove_cvref_t<decltype(*this)>& _tself, const int &k) { if (__builtin_addressof(_tself) != __builtin_addressof(_tself_in)) _tself = _tself_in; [[maybe_unused]] auto* const _tth = __builtin_addressof(_tself); {
       _tth->scale += k;
       ++_tth->updates;
     } })
@@ -61,7 +61,7 @@ struct Grid {
   long a = 0, b = 0;
                     tascell::dowork(_tc, 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = g.sum(_tc, 0, n); }, 
-    tascell::part(tascell::out(b), tascell::shared(p), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& b, const Grid * p, const int& n) { b = p->scaled(_tc, n); })
+    tascell::part(tascell::out(b), tascell::shared(p), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long &b, const Grid *p, const int &n) { b = p->scaled(_tc, n); })
   );
   return a + b;
 } long through(tascell::ctx _tc, const Grid &_tp0, const Grid *_tp1, int _tp2) { return through__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1), static_cast<decltype(_tp2)&&>(_tp2)); }

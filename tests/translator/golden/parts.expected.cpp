@@ -16,7 +16,7 @@ case 0: { int n{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tasce
 #line 5 "parts.tcpp"
 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = fib(_tc, n - 1); }, 
-    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long& b, const int& n) { b = fib(_tc, n - 2); })
+    tascell::part(tascell::out(b), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, long &b, const int &n) { b = fib(_tc, n - 2); })
   ); };
 switch (_tsite) {
 case 1: _tgo(0, [&]([[maybe_unused]] tascell::ctx _tc) {
@@ -45,8 +45,8 @@ __builtin_unreachable();
   long x = 0, y = 0, z = 0;
                                       tascell::dowork(_tc, tascell::priority([&] { return static_cast<std::int64_t>(-depth); }, static_cast<bool>(n > 10)), tascell::common(tascell::in(n)), 
     [&]([[maybe_unused]] tascell::ctx _tc) { x = fib(_tc, n); }, 
-    tascell::part(tascell::out(y), []([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] const int& n, long& y) { y = fib(_tc, n + 1); }), 
-    tascell::part(tascell::in(z), tascell::out(z), []([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] const int& n, const long& _tin_z, long& z) { if (__builtin_addressof(z) != __builtin_addressof(_tin_z)) z = _tin_z; {
+    tascell::part(tascell::out(y), []([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] const int &n, long &y) { y = fib(_tc, n + 1); }), 
+    tascell::part(tascell::in(z), tascell::out(z), []([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] const int &n, const long &_tin_z, long &z) { if (__builtin_addressof(z) != __builtin_addressof(_tin_z)) z = _tin_z; {
       long t = fib(_tc, n + 2);
       z = t * 2;
     } })
@@ -60,8 +60,8 @@ __builtin_unreachable();
   long x = n, y = 0, z = 1;
           tascell::dowork(_tc, 
     [&]([[maybe_unused]] tascell::ctx _tc) { y = fib(_tc, n); }, 
-    tascell::part(tascell::in(x), tascell::out(x), []([[maybe_unused]] tascell::ctx _tc, const long& _tin_x, long& x) { if (__builtin_addressof(x) != __builtin_addressof(_tin_x)) x = _tin_x; x += 1; }), 
-    tascell::part(tascell::in(n), tascell::in(z), tascell::out(z), []([[maybe_unused]] tascell::ctx _tc, const int& n, const long& _tin_z, long& z) { if (__builtin_addressof(z) != __builtin_addressof(_tin_z)) z = _tin_z; if (n > 3) z = fib(_tc, n - 3); })
+    tascell::part(tascell::in(x), tascell::out(x), []([[maybe_unused]] tascell::ctx _tc, const long &_tin_x, long &x) { if (__builtin_addressof(x) != __builtin_addressof(_tin_x)) x = _tin_x; x += 1; }), 
+    tascell::part(tascell::in(n), tascell::in(z), tascell::out(z), []([[maybe_unused]] tascell::ctx _tc, const int &n, const long &_tin_z, long &z) { if (__builtin_addressof(z) != __builtin_addressof(_tin_z)) z = _tin_z; if (n > 3) z = fib(_tc, n - 3); })
   );
   return x + y + z;
 } long bump(tascell::ctx _tc, int _tp0) { return bump__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }
@@ -74,9 +74,9 @@ __builtin_unreachable();
   double a = 0, b = 0;
                                    tascell::dowork(_tc, tascell::common(tascell::shared(m), tascell::in(h), tascell::in(ld)), 
     [&]([[maybe_unused]] tascell::ctx _tc) { m[0] += 1; }, 
-    tascell::part(tascell::out(a), []([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] double * m, [[maybe_unused]] const long& h, [[maybe_unused]] const long& ld, double& a) { a = m[h] * ld; }), 
-    tascell::part(tascell::out(b), tascell::copy(idx, 0, 4), []([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] double * m, [[maybe_unused]] const long& h, [[maybe_unused]] const long& ld, double& b, const int * idx) { b = m[h * ld] + idx[1]; }), 
-    tascell::part([]([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] double * m, [[maybe_unused]] const long& h, [[maybe_unused]] const long& ld) { m[h * ld + h] *= ld + h; })
+    tascell::part(tascell::out(a), []([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] double *m, [[maybe_unused]] const long &h, [[maybe_unused]] const long &ld, double &a) { a = m[h] * ld; }), 
+    tascell::part(tascell::out(b), tascell::copy(idx, 0, 4), []([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] double *m, [[maybe_unused]] const long &h, [[maybe_unused]] const long &ld, double &b, const int *idx) { b = m[h * ld] + idx[1]; }), 
+    tascell::part([]([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] double *m, [[maybe_unused]] const long &h, [[maybe_unused]] const long &ld) { m[h * ld + h] *= ld + h; })
   );
   m[1] = a + b;
 } void blocks(tascell::ctx _tc, double *_tp0, const int *_tp1, long _tp2, long _tp3) { return blocks__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1), static_cast<decltype(_tp2)&&>(_tp2), static_cast<decltype(_tp3)&&>(_tp3)); }

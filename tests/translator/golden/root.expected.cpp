@@ -8,7 +8,7 @@
   int a = 0;
           tascell::dowork(_tc, 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = twice(_tc, n); }, 
-    tascell::part(tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, const int& n) { work(_tc, n - 1); })
+    tascell::part(tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, const int &n) { work(_tc, n - 1); })
   );
   (void)a;
 } void work(tascell::ctx _tc, int _tp0) { return work__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }

@@ -10,7 +10,7 @@ struct add {
       long spread_out(tascell::ctx, tascell::table<std::int64_t>, tascell::table<std::int64_t>, int); static inline long spread_out__tascell_body([[maybe_unused]] tascell::ctx _tc, tascell::table<std::int64_t> t, tascell::table<std::int64_t> u, int k) {
   long seen = 0;
                             
-  tascell::dowork_for(_tc, t.indices(), tascell::in(t), tascell::in(k), tascell::in(u), tascell::reduce<tascell::op::plus>(seen), [](std::int64_t _ti, const tascell::table<std::int64_t>& t, const int& k, const tascell::table<std::int64_t>& u, long& seen) TASCELL_LAMBDA_INLINE { [[maybe_unused]] long i = static_cast<long>(_ti);  {
+  tascell::dowork_for(_tc, t.indices(), tascell::in(t), tascell::in(k), tascell::in(u), tascell::reduce<tascell::op::plus>(seen), [](std::int64_t _ti, const tascell::table<std::int64_t> &t, const int &k, const tascell::table<std::int64_t> &u, long &seen) TASCELL_LAMBDA_INLINE { [[maybe_unused]] long i = static_cast<long>(_ti);  {
     if (t[i] != k) return  ;
     u.apply((i + 1) % u.size(), add{t[i]});
     ++seen;
