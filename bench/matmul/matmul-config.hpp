@@ -50,6 +50,31 @@ inline void base_mult(double* c, const double* a_, const double* b_, long m, lon
 }
 inline constexpr long base_size = 64;  // m + n + p at or below: the base case
 
+// Cilk's rec_mult: C (+)= A * B, splitting the largest dimension in two.
+// The halves of C's rows or columns are independent: both(f, g) runs f()
+// and g() (one after the other, or in parallel as the variant does it) and
+// returns when both have finished. The halves of the inner dimension add
+// into the same C one after the other. (The translated variant writes the
+// same recursion with a @dowork: matmul-tcpp.tcpp.)
+template <class Both>
+void rec_mult(double* c, const double* a_, const double* b_, long m, long n, long p, long ld, bool add, Both& both) {
+  if (m + n + p <= base_size) {
+    base_mult(c, a_, b_, m, n, p, ld, add);
+  } else if (m >= n && m >= p) {  // split C's (and A's) rows
+    long h = m / 2;
+    both([&] { rec_mult(c, a_, b_, h, n, p, ld, add, both); },
+         [&] { rec_mult(c + h * ld, a_ + h * ld, b_, m - h, n, p, ld, add, both); });
+  } else if (n >= m && n >= p) {  // split the inner dimension: the halves add up
+    long h = n / 2;
+    rec_mult(c, a_, b_, m, h, p, ld, add, both);
+    rec_mult(c, a_ + h, b_ + h * ld, m, n - h, p, ld, true, both);
+  } else {  // split C's (and B's) columns
+    long h = p / 2;
+    both([&] { rec_mult(c, a_, b_, m, n, h, ld, add, both); },
+         [&] { rec_mult(c + h, a_, b_ + h, m, n, p - h, ld, add, both); });
+  }
+}
+
 // The answer: C's entries (exact integers) hashed in row-major order,
 // s = s * 1000003 + C[i][j] modulo 2^64, kept to 62 bits.
 inline long checksum(const double* c, long n) {

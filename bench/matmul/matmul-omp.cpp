@@ -9,41 +9,22 @@
 #include "common/report.hpp"
 #include "matmul/matmul-config.hpp"
 
-using matmul_config::base_mult;
-
-static void rec_mult(double* c, const double* a, const double* b, long m, long n, long p, long ld, bool add) {
-  if (m + n + p <= matmul_config::base_size) {
-    base_mult(c, a, b, m, n, p, ld, add);
-  } else if (m >= n && m >= p) {
-    long h = m / 2;
-#pragma omp task
-    rec_mult(c, a, b, h, n, p, ld, add);
-#pragma omp task
-    rec_mult(c + h * ld, a + h * ld, b, m - h, n, p, ld, add);
-#pragma omp taskwait
-  } else if (n >= m && n >= p) {
-    long h = n / 2;
-    rec_mult(c, a, b, m, h, p, ld, add);
-    rec_mult(c, a + h, b + h * ld, m, n - h, p, ld, true);
-  } else {
-    long h = p / 2;
-#pragma omp task
-    rec_mult(c, a, b, m, n, h, ld, add);
-#pragma omp task
-    rec_mult(c + h, a, b + h, m, n, p - h, ld, add);
-#pragma omp taskwait
-  }
-}
-
 int main(int argc, char** argv) {
   auto args = bench::parse_args(argc, argv, matmul_config::default_n, matmul_config::min_n, matmul_config::max_n);
   matmul_config::make_inputs(args.n);
   omp_set_num_threads(bench::workers());
   return bench::run(args, matmul_config::expected(args.n), [](long n) {
     std::vector<double> c(static_cast<std::size_t>(n * n));
+    auto both = [](auto&& f, auto&& g) {
+#pragma omp task
+      f();
+#pragma omp task
+      g();
+#pragma omp taskwait
+    };
 #pragma omp parallel
 #pragma omp single
-    rec_mult(c.data(), matmul_config::a.data(), matmul_config::b.data(), n, n, n, n, false);
+    matmul_config::rec_mult(c.data(), matmul_config::a.data(), matmul_config::b.data(), n, n, n, n, false, both);
     return matmul_config::checksum(c.data(), n);
   });
 }

@@ -151,12 +151,9 @@ bool table_protocol::take_handed() {
       case item::blocks:
         for (int to : it.dests) out_.begin(to, msg::block_waits);
         break;
-      case item::entries: {
-        writer w(out_.begin(it.to, msg::table_entries));
-        w.put(it.token);
-        w.bytes(it.bytes);
+      case item::entries:
+        send_entries(it.to, it.token, it.bytes);
         break;
-      }
       case item::read: {
         writer w(out_.begin(it.to, msg::table_read));
         w.put(it.token);
@@ -186,7 +183,7 @@ void table_protocol::on_made(int from, reader& r) {
 }
 
 template <class F>
-void table_protocol::for_each_run(int from, std::string_view batch, F&& f) {
+void table_protocol::for_each_run(int from, std::string_view batch, bool check_positions, F&& f) {
   reader runs(batch);
   std::shared_ptr<table_core> t;
   while (!runs.done()) {
@@ -201,7 +198,7 @@ void table_protocol::for_each_run(int from, std::string_view batch, F&& f) {
       fail(from, "updates of an unknown type for " + t->describe() + " (different binaries?)");
     const std::uint64_t record = sizeof(std::int64_t) + bytes;
     std::string_view recs = runs.raw(static_cast<std::uint64_t>(count) * record, "the records of a run of table updates");
-    for (std::uint32_t k = 0; k < count; ++k) {
+    for (std::uint32_t k = 0; check_positions && k < count; ++k) {
       const char* rec = recs.data() + static_cast<std::size_t>(k) * record;
       std::int64_t pos;
       std::memcpy(&pos, rec, sizeof pos);
@@ -214,7 +211,7 @@ void table_protocol::for_each_run(int from, std::string_view batch, F&& f) {
 }
 
 void table_protocol::stage_batch(int from, std::string_view batch) {
-  for_each_run(from, batch, [&](table_core& t, const table_op_info& info, const char* recs, std::uint32_t count) {
+  for_each_run(from, batch, true, [&](table_core& t, const table_op_info& info, const char* recs, std::uint32_t count) {
     const std::size_t record = sizeof(std::int64_t) + info.update_bytes;
     for (std::uint32_t k = 0; k < count; ++k) {
       const char* rec = recs + k * record;
@@ -227,7 +224,7 @@ void table_protocol::stage_batch(int from, std::string_view batch) {
 
 std::int64_t table_protocol::apply_batch(int from, std::string_view batch) {
   std::int64_t n = 0;
-  for_each_run(from, batch, [&](table_core& t, const table_op_info& info, const char* recs, std::uint32_t count) {
+  for_each_run(from, batch, false, [&](table_core& t, const table_op_info& info, const char* recs, std::uint32_t count) {
     info.fn(t, recs, count);
     n += count;
   });
@@ -240,8 +237,8 @@ void table_protocol::receive_batch(int from, std::string_view batch) {
     apply_staged();
     return;
   }
-  // Checked here: the worker trusts what it is handed.
-  for_each_run(from, batch, [](table_core&, const table_op_info&, const char*, std::uint32_t) {});
+  // Checked here, once: what is applied below or by the worker is not again.
+  for_each_run(from, batch, true, [](table_core&, const table_op_info&, const char*, std::uint32_t) {});
   {
     std::lock_guard<std::mutex> g(in_m_);
     if (!worker_in_) {
@@ -428,7 +425,7 @@ void table_protocol::on_read(int from, reader& r) {
     {
       std::lock_guard<std::mutex> g(in_m_);
       if (!worker_in_) {
-        answer_read(from, token, *t, lo, hi);  // no root call here: nobody else writes
+        send_entries(from, token, copy_entries(*t, lo, hi));  // no root call here: nobody else writes
         return;
       }
       inbound in;
@@ -447,10 +444,10 @@ void table_protocol::on_read(int from, reader& r) {
   answer_reads();
 }
 
-void table_protocol::answer_read(int from, std::uint64_t token, table_core& t, std::int64_t lo, std::int64_t hi) {
-  writer w(out_.begin(from, msg::table_entries));
+void table_protocol::send_entries(int to, std::uint64_t token, const std::string& bytes) {
+  writer w(out_.begin(to, msg::table_entries));
   w.put(token);
-  w.bytes(copy_entries(t, lo, hi));
+  w.bytes(bytes);
 }
 
 bool table_protocol::answer_reads() {
@@ -462,9 +459,7 @@ bool table_protocol::answer_reads() {
       ++k;  // a worker holds one of the sub-blocks: next turn
       continue;
     }
-    writer w(out_.begin(pr.from, msg::table_entries));
-    w.put(pr.token);
-    w.bytes(bytes);
+    send_entries(pr.from, pr.token, bytes);
     pending_reads_.erase(pending_reads_.begin() + static_cast<std::ptrdiff_t>(k));
     any = true;
   }

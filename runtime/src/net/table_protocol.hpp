@@ -177,13 +177,16 @@ class table_protocol {
   // A batch, or a fence, as it comes (after any held before it).
   void receive_batch(int from, std::string_view batch);
   void receive_fence(int from, std::uint64_t token);
-  // Checks every run of a batch (tables, update types, positions); calls
-  // f(table, op, records, count) for each.
-  template <class F> void for_each_run(int from, std::string_view batch, F&& f);
+  // Calls f(table, op, records, count) for every run of a batch, after
+  // checking its table and update type, and with check_positions that
+  // every position is this process's.
+  template <class F> void for_each_run(int from, std::string_view batch, bool check_positions, F&& f);
   void stage_batch(int from, std::string_view batch);
-  // Applies a batch with plain stores (nobody else writes): its updates.
+  // Applies a batch whose positions were checked, with plain stores
+  // (nobody else writes): its updates.
   std::int64_t apply_batch(int from, std::string_view batch);
-  void answer_read(int from, std::uint64_t token, table_core& t, std::int64_t lo, std::int64_t hi);
+  // ENTRIES(token, bytes) to `to`.
+  void send_entries(int to, std::uint64_t token, const std::string& bytes);
   bool apply_staged();
   void fence_after_staged(int from, std::uint64_t token);
   void ack_fence(int from, std::uint64_t token);
