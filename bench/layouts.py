@@ -73,9 +73,9 @@ def pad_object(tmp, bytes_):
     return o
 
 
-def run(binary, n, runs, timeout):
+def run(binary, n, runs, timeout, workers=1):
     """(wall seconds of the whole process, the program's last reported seconds, answers)."""
-    env = dict(os.environ, TASCELL_WORKERS="1")
+    env = dict(os.environ, TASCELL_WORKERS=str(workers))
     t0 = time.perf_counter()
     p = subprocess.run([binary, str(n), str(runs)], env=env, capture_output=True, text=True, timeout=timeout)
     wall = time.perf_counter() - t0

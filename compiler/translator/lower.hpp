@@ -45,7 +45,12 @@ struct lowering {
   // The type of a captured variable as a piece receives it (references
   // dropped: a reference is captured as a copy of what it refers to), and
   // how it is spelled.
+  // A lambda's or an unnamed type's is decltype(name) (spelled only where
+  // the variable is in scope).
   clang::QualType value_qual_type(const clang::VarDecl* v) const;
+  // Whether Clang's printer writes t as source can name it (not a lambda's
+  // closure type or an unnamed struct).
+  bool spellable(clang::QualType t) const;
   std::string value_type(const clang::VarDecl* v) const;
   // Every declaration the lowering writes: `t` declaring `declarator` (a
   // name, or a function's name and parameters), as Clang prints it with
@@ -98,6 +103,9 @@ struct lazy_function {
   // The @wind statements around resume points, with what their fast
   // lowering runs once their body returns unwinding (lower_wind).
   std::map<const clang::AttributedStmt*, std::string> wind_exits;
+  // Whether the entry pushes a lazy mark: some lazy function of the file
+  // has a @wind around a resume point, which writes no node (lazy.hpp).
+  bool marks = false;
 };
 using lazy_plan = std::map<const clang::FunctionDecl*, lazy_function>;
 

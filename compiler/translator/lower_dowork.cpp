@@ -87,6 +87,13 @@ bool travel(lowering& l, const captured_var& u, const clause_list& cl, bool writ
                      "variable before the @dowork");
     return false;
   }
+  if (v->getType()->isReferenceType() && !l.spellable(type)) {
+    l.diag.error(l.src.pos(u.first_use->getBeginLoc()),
+                 "reference '" + name + "' to a lambda or a value of an unnamed type is used " + where +
+                     ": a piece cannot name its type; use the lambda itself, or a copy of it declared with auto "
+                     "before the @dowork");
+    return false;
+  }
   for (const auto& r : cl.reductions)
     if (r.var == name) {
       out.push_back({"tascell::reduce<" + reduction_op_type(r.op) + ">(" + name + ")", l.ref_declaration(type, name)});

@@ -3,6 +3,7 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
 #include "clang/AST/TypeLoc.h"
 #include "llvm/Support/raw_ostream.h"
 #include "collect.hpp"
@@ -17,8 +18,25 @@ clang::PrintingPolicy lowering::type_policy() const {
   return pp;
 }
 
+bool lowering::spellable(clang::QualType t) const {
+  // Clang prints what has no name in the source with where it was written:
+  // "(lambda at f.tcpp:3:14)", "(unnamed struct at ...)".
+  const std::string s = t.getAsString(type_policy());
+  return s.find("(lambda at ") == std::string::npos && s.find("(unnamed ") == std::string::npos &&
+         s.find("(anonymous ") == std::string::npos;
+}
+
 clang::QualType lowering::value_qual_type(const clang::VarDecl* v) const {
-  return v->getType().getNonReferenceType().getUnqualifiedType();
+  clang::QualType t = v->getType().getNonReferenceType().getUnqualifiedType();
+  if (spellable(t) || v->getType()->isReferenceType()) return t;
+  // A lambda (or a variable of an unnamed type) is spelled decltype(name),
+  // where the variable is in scope: the pieces' parameters and the loop
+  // variables the lowering declares next to the @dowork.
+  clang::ASTContext& ctx = src.ast();
+  auto* ref = clang::DeclRefExpr::Create(ctx, clang::NestedNameSpecifierLoc(), clang::SourceLocation(),
+                                         const_cast<clang::VarDecl*>(v), false, clang::SourceLocation(),
+                                         v->getType(), clang::VK_LValue);
+  return ctx.getDecltypeType(ref, v->getType()).getUnqualifiedType();
 }
 
 std::string lowering::value_type(const clang::VarDecl* v) const {
@@ -108,6 +126,8 @@ void inline_body(lowering& l, const clang::FunctionDecl* d, const lazy_function*
   l.edits.replace(name_at, name.size(), body, 0);
   std::size_t end = l.src.end_of_token(d->getBodyRBrace());
   std::string call = body + "(" + args + ")";
+  if (lazy && lazy->marks)
+    call = body + "(tascell::detail::lazy_enter(" + std::string(ctx_name) + ")" + args.substr(std::string(ctx_name).size()) + ")";
   std::string entry = "return " + call + ";";
   if (lazy) {
     std::string unwound = std::string("if (tascell::detail::lazy_unwound(") + ctx_name + ")) [[unlikely]] ";

@@ -4,7 +4,8 @@
 // redoes the winds.
 //
 // The choice: the highest priority, among equals the oldest point with work
-// (the largest piece, in a search tree). So the walk must reach the bottom of
+// (the largest piece, in a search tree), none below a lazy mark (lazy.hpp:
+// the lazy frames above it undo their winds only by unwinding). So the walk must reach the bottom of
 // every chain, and chains are deep: UTS T3's are hundreds of nodes, and a
 // 2-worker run of it serves about a thousand requests in 0.09 s, each while
 // the thief waits. The walk is therefore one pass, newest node first, that
@@ -82,6 +83,7 @@ struct chain_scan {
     std::int32_t others = offer_others;
 
     int winds = 0;
+    bool blocked = false;                   // a lazy mark passed: older points cannot give
     std::int32_t points = 0;                // points passed on this chain
     std::int32_t bmark = no_mark;           // the best point's, while its depth is open
     spawn_point* oldest = nullptr;          // this stretch's oldest point that offers
@@ -108,7 +110,7 @@ struct chain_scan {
       if (e.kind->type == node_type::point) [[likely]] {
         spawn_point* p = e.point();
         ++points;
-        if (p->next >= p->end) return true;
+        if (p->next >= p->end || blocked) return true;
         if (!wanted && e.kind->wire) {  // older, so shallower
           nmark = omark;
           omark = points;
@@ -130,6 +132,12 @@ struct chain_scan {
       }
       if (e.kind->type == node_type::wind) {
         ++winds;
+        return true;
+      }
+      if (e.kind->type == node_type::lazy_mark) {
+        // Lazy frames above it may have entered winds that wrote no node,
+        // which giving from an older point could not undo (lazy.hpp).
+        blocked = true;
         return true;
       }
       task* t = e.bound()->t;

@@ -49,7 +49,10 @@ struct point_aux;
 struct wire_ops;
 }
 
-enum class node_type : std::uint8_t { point, wind, boundary };
+// A lazy_mark sits at the bottom of a stretch of lazy frames whose @wind
+// statements write no node (lazy.hpp): no point below it may be given from
+// while it is on the chain.
+enum class node_type : std::uint8_t { point, wind, boundary, lazy_mark };
 
 // Static description of a node; one per @dowork / @wind site (per template
 // instantiation), so a node stores only its address.

@@ -4,11 +4,26 @@
 //
 // Such a function has two versions besides its external entry:
 //
-//   body    the fast version. Its @dowork writes no point: it polls where
-//           the @dowork starts, runs the parts as plain calls, and after
-//           each call checks `attention` (one load, as a poll).
+//   body    the fast version. Its @dowork writes no point: it runs the
+//           parts as plain calls and after each call checks `attention`
+//           (one load, as a poll); a @dowork for checks after each call
+//           of a resume point and polls where its loop starts (where each
+//           iteration starts when its body has no resume point). Its
+//           @wind statements around resume points write no node either
+//           (lazy_wind).
 //   resume  rebuilds one frame of the body from a record and goes on with
 //           an ordinary (eager) @dowork for what is left of it.
+//
+// Winds without nodes: a request is served by giving from the oldest point
+// with work after undoing the winds above it (give.cpp), which needs their
+// nodes. A wind of a lazy frame is undone instead by the frame's unwinding
+// (its `after` runs as the frame returns), so no point below lazy frames
+// may be given from while they run: when a file's lazy functions have such
+// winds, their entries (the bottoms) push a lazy mark, and give() takes no
+// point below one. A request at a lazy poll then unwinds the frames to the
+// mark's bottom, and the rebuilt (eager) frames serve it from the oldest
+// point; eager code called from a lazy frame gives only from its own
+// points.
 //
 // When a request reaches a lazy poll and no eager point of the worker has
 // work, the frames unwind: every lazy frame, from the poll down, saves its
@@ -37,6 +52,7 @@
 #include "tascell/chain.hpp"
 #include "tascell/detail/macros.hpp"
 #include "tascell/poll.hpp"
+#include "tascell/wind.hpp"
 
 namespace tascell::detail {
 
@@ -63,6 +79,27 @@ TASCELL_NOINLINE lazy_records lazy_take(ctx c);
 [[noreturn]] TASCELL_COLD void lazy_corrupt(std::size_t want, std::size_t have);
 // A resume function met a site it has no case for.
 [[noreturn]] TASCELL_COLD void lazy_bad_site(int site);
+
+// The bottom of lazy frames whose winds write no node (see the top).
+inline constexpr node_kind lazy_mark_kind{node_type::lazy_mark, sizeof(std::uintptr_t), nullptr, nullptr,
+                                          nullptr, false, "lazy frames", nullptr, nullptr, nullptr};
+// Pushes a lazy mark; the frames above it run under the returned ctx.
+TASCELL_INLINE ctx lazy_enter(ctx c) {
+  const std::uintptr_t word = kind_word(&lazy_mark_kind, c);
+  std::memcpy(free_of(c), &word, sizeof word);
+  return after(free_of(c) + sizeof word);
+}
+
+// A @wind around a resume point of a lazy body: before(), body(c), then
+// after() (also when body throws). No node: the frame's unwinding runs
+// after() on its way out, and a lazy mark keeps give() from points older
+// than the frame (see the top).
+template <class B, class A, class F>
+TASCELL_INLINE decltype(auto) lazy_wind(ctx c, B&& before, A&& after, F&& body) {
+  before();
+  run_after<std::remove_reference_t<A>> guard{after};
+  return body(c);
+}
 
 // The fast path's checks: one relaxed load and a predictable branch.
 TASCELL_INLINE bool lazy_poll(ctx c) {

@@ -9,9 +9,9 @@
       long leaves(tascell::ctx, int); static long leaves__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); static inline long leaves__tascell_body([[maybe_unused]] tascell::ctx _tc, int depth) {
   if (depth == 0) return 1;
   long a = 0, b = 0;
-          { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0, depth, a, b); return {}; }
+          { 
     a = leaves__tascell_body(_tc, depth - 1); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), depth, a, b); return {}; }
-    b = leaves__tascell_body(_tc, depth - 1); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 3 : 0 + 4), depth, a, b); return {}; }
+    b = leaves__tascell_body(_tc, depth - 1); if (int _tlz = static_cast<int>(tascell::detail::lazy_unwound(_tc))) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 3 : 0 + 4), depth, a, b); return {}; }
   }
   return a + b;
 } long leaves(tascell::ctx _tc, int _tp0) { long _tr = leaves__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &leaves__tascell_resume); return _tr; }

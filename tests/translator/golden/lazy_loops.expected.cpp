@@ -12,18 +12,18 @@ inline const int weights[8] = {1, 2, 1, 2, 1, 2, 1, 2};
   if (k == n) return 1;
   long s = 0;
                                          
-  { const tascell::range _tr = tascell::range::canonical(0, n, 1, tascell::cmp::lt); const std::int64_t _trf = _tr.first, _trn = _tr.count, _trs = _tr.step; for (std::int64_t _tk = 0; _tk < _trn; ++_tk) { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, 0, std::tuple(used, n, k, s, _trf, _trn, _trs, _tk)); return {}; } [[maybe_unused]] int v = static_cast<int>(_trf + _tk * _trs); {
+  { const tascell::range _tr = tascell::range::canonical(0, n, 1, tascell::cmp::lt); const std::int64_t _trf = _tr.first, _trn = _tr.count, _trs = _tr.step; std::int64_t _tk = 0; if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, 0, std::tuple(used, n, k, s, _trf, _trn, _trs, _tk)); return {}; } for (; _tk < _trn; ++_tk) { [[maybe_unused]] int v = static_cast<int>(_trf + _tk * _trs); {
     if (used[v]) continue;
     const int& w = weights[v];
     for (int r = 0; r < w; ++r) {
       if (r + k > n) continue;
-      if (tascell::wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) -> bool {  {
+      if (tascell::detail::lazy_wind(_tc, [&, used, v] { used[v] = 1; }, [&, used, v] { used[v] = 0; }, [&]([[maybe_unused]] tascell::ctx _tc) -> bool {  {
         { s += search__tascell_body(_tc, used, n, k + 1); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), std::tuple(used, n, k, s, _trf, _trn, _trs, _tk, __builtin_addressof(w), r)); return true; } }
       } return false; })) [[unlikely]] { return {}; }
     }
   } } }
   return s;
-} long search(tascell::ctx _tc, int *_tp0, int _tp1, int _tp2) { long _tr = search__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1), static_cast<decltype(_tp2)&&>(_tp2)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &search__tascell_resume); return _tr; }
+} long search(tascell::ctx _tc, int *_tp0, int _tp1, int _tp2) { long _tr = search__tascell_body(tascell::detail::lazy_enter(_tc), static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1), static_cast<decltype(_tp2)&&>(_tp2)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &search__tascell_resume); return _tr; }
 static long search__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
 switch (tascell::detail::lazy_site(_trec) >> 16) {
 case 0: { int *used{}; int n{}; int k{}; long s{}; std::int64_t _trf{}, _trn{}, _trs{}, _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
@@ -103,14 +103,14 @@ __builtin_unreachable();
     return;
   }
                    
-  { const tascell::range _tr = tascell::range::canonical(n, 0, -(n / 2), tascell::cmp::gt); const std::int64_t _trf = _tr.first, _trn = _tr.count, _trs = _tr.step; for (std::int64_t _tk = 0; _tk < _trn; ++_tk) { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, 0, std::tuple(a, n, _trf, _trn, _trs, _tk)); return; } [[maybe_unused]] long q = static_cast<long>(_trf + _tk * _trs); {
+  { const tascell::range _tr = tascell::range::canonical(n, 0, -(n / 2), tascell::cmp::gt); const std::int64_t _trf = _tr.first, _trn = _tr.count, _trs = _tr.step; std::int64_t _tk = 0; if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, 0, std::tuple(a, n, _trf, _trn, _trs, _tk)); return; } for (; _tk < _trn; ++_tk) { [[maybe_unused]] long q = static_cast<long>(_trf + _tk * _trs); {
     long j = 0;
     while (j < 1) {
       { paint__tascell_body(_tc, a + (q - 1) / 2 * 0, n / 2); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), std::tuple(a, n, _trf, _trn, _trs, _tk, j)); return; } }
       ++j;
     }
   } } }
-} void paint(tascell::ctx _tc, long *_tp0, long _tp1) { paint__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] tascell::detail::lazy_bottom(_tc, &paint__tascell_resume); }
+} void paint(tascell::ctx _tc, long *_tp0, long _tp1) { paint__tascell_body(tascell::detail::lazy_enter(_tc), static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] tascell::detail::lazy_bottom(_tc, &paint__tascell_resume); }
 static void paint__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
 switch (tascell::detail::lazy_site(_trec) >> 16) {
 case 0: { long *a{}; long n{}; std::int64_t _trf{}, _trn{}, _trs{}, _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
@@ -178,13 +178,13 @@ __builtin_unreachable();
   if (d == 0) return 1;
   long s = 0;
                                    
-  { const bool _tw0 = static_cast<bool>(d > 4); const tascell::range _tr = tascell::range::canonical(0, 2, 1, tascell::cmp::lt); const std::int64_t _trf = _tr.first, _trn = _tr.count, _trs = _tr.step; for (std::int64_t _tk = 0; _tk < _trn; ++_tk) { if (_tw0 && tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, 0, std::tuple(d, s, _trf, _trn, _trs, _tk)); return {}; } [[maybe_unused]] int i = static_cast<int>(_trf + _tk * _trs); {
+  { const bool _tw0 = static_cast<bool>(d > 4); const tascell::range _tr = tascell::range::canonical(0, 2, 1, tascell::cmp::lt); const std::int64_t _trf = _tr.first, _trn = _tr.count, _trs = _tr.step; std::int64_t _tk = 0; if (_tw0 && tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, 0, std::tuple(d, s, _trf, _trn, _trs, _tk)); return {}; } for (; _tk < _trn; ++_tk) { [[maybe_unused]] int i = static_cast<int>(_trf + _tk * _trs); {
     long t = 0;
     { t = count__tascell_body(_tc, d - 1); if (int _tlz = _tw0 ? tascell::detail::lazy_check(_tc) : static_cast<int>(tascell::detail::lazy_unwound(_tc))) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), std::tuple(d, s, _trf, _trn, _trs, _tk, t)); return {}; } }
     s += t;
   } } }
   return s;
-} long count(tascell::ctx _tc, int _tp0) { long _tr = count__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &count__tascell_resume); return _tr; }
+} long count(tascell::ctx _tc, int _tp0) { long _tr = count__tascell_body(tascell::detail::lazy_enter(_tc), static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &count__tascell_resume); return _tr; }
 static long count__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
 switch (tascell::detail::lazy_site(_trec) >> 16) {
 case 0: { int d{}; long s{}; std::int64_t _trf{}, _trn{}, _trs{}, _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 
@@ -232,7 +232,7 @@ __builtin_unreachable();
   if (n == 0) return 1;
   long s = 0;
                          
-  { const tascell::range _tr = tascell::range::canonical(0, n, 1, tascell::cmp::lt); const std::int64_t _trf = _tr.first, _trn = _tr.count, _trs = _tr.step; for (std::int64_t _tk = 0; _tk < _trn; ++_tk) { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, 0, std::tuple(n, s, _trf, _trn, _trs, _tk)); return {}; } [[maybe_unused]] int i = static_cast<int>(_trf + _tk * _trs); {
+  { const tascell::range _tr = tascell::range::canonical(0, n, 1, tascell::cmp::lt); const std::int64_t _trf = _tr.first, _trn = _tr.count, _trs = _tr.step; std::int64_t _tk = 0; if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, 0, std::tuple(n, s, _trf, _trn, _trs, _tk)); return {}; } for (; _tk < _trn; ++_tk) { [[maybe_unused]] int i = static_cast<int>(_trf + _tk * _trs); {
     for (int j = 0; j < 3; ++j) {
       if (j > i) break;
       { s += breaks__tascell_body(_tc, n - 1); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save_tuple(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), std::tuple(n, s, _trf, _trn, _trs, _tk, j)); return {}; } }
@@ -241,7 +241,7 @@ __builtin_unreachable();
     }
   } } }
   return s;
-} long breaks(tascell::ctx _tc, int _tp0) { long _tr = breaks__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &breaks__tascell_resume); return _tr; }
+} long breaks(tascell::ctx _tc, int _tp0) { long _tr = breaks__tascell_body(tascell::detail::lazy_enter(_tc), static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &breaks__tascell_resume); return _tr; }
 static long breaks__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
 switch (tascell::detail::lazy_site(_trec) >> 16) {
 case 0: { int n{}; long s{}; std::int64_t _trf{}, _trn{}, _trs{}, _tk{}; const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(_tc, _tk, _tfirst, 

@@ -6,9 +6,9 @@
       static long down(tascell::ctx, int); static long down__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); inline static long down__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
   if (n <= 0) return 0;
   long a = 0, b = 0;
-          { if (tascell::detail::lazy_poll(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0, n, a, b); return {}; }
+          { 
     a = down__tascell_body(_tc, n - 1); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), n, a, b); return {}; }
-    b = down__tascell_body(_tc, n - 2); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 3 : 0 + 4), n, a, b); return {}; }
+    b = down__tascell_body(_tc, n - 2); if (int _tlz = static_cast<int>(tascell::detail::lazy_unwound(_tc))) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 3 : 0 + 4), n, a, b); return {}; }
   }
   return a + b + 1;
 } static long down(tascell::ctx _tc, int _tp0) { long _tr = down__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &down__tascell_resume); return _tr; }
