@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "captures.hpp"
 #include "clauses.hpp"
 #include "constructs.hpp"
 #include "diagnostics.hpp"
@@ -129,6 +130,10 @@ void lower_wind(lowering& l, const wind_site& w, const constructs& all, const st
 // The text that opens the lowered @wind, up to its body ("" if the marker
 // is malformed: lower_wind reports that).
 std::string wind_open(lowering& l, const wind_site& w, const constructs& all, bool lazy);
+// Adds to `uses` (free_variables of s) the variables of the enclosing
+// function that only the before or after of a @wind inside s names (text
+// Clang never parses), written when the text assigns them.
+void add_wind_uses(lowering& l, const clang::Stmt* s, const constructs& all, std::vector<captured_var>& uses);
 void lower_shared(lowering& l, shared_var& v);
 // A read of a @shared variable (its value): best -> best.get().
 void lower_shared_read(lowering& l, const clang::DeclRefExpr* r);

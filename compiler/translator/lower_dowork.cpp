@@ -158,8 +158,23 @@ bool travel(lowering& l, const captured_var& u, const clause_list& cl, bool writ
       return true;
     }
     if (find_section(cl.shareds, name)) {
+      if (written) {
+        // The piece gets the pointer's value: what it points to is shared,
+        // the pointer itself is not, and its new value would be lost.
+        l.diag.error(l.src.pos(u.write ? u.write->getBeginLoc() : u.first_use->getBeginLoc()),
+                     "pointer '" + name + "' is assigned " + where + ", but shared(" + name +
+                         ") shares only what it points to: each piece has its own copy of the pointer, so the "
+                         "assignment would be lost; assign a variable declared in the body instead");
+        return false;
+      }
       out.push_back({"tascell::shared(" + name + ")", l.declaration(type, name)});
       return true;
+    }
+    if (type->getPointeeType()->isFunctionType()) {
+      l.diag.error(l.src.pos(u.first_use->getBeginLoc()),
+                   "function pointer '" + name + "' is used " + where + " without a clause: add shared(" + name +
+                       ") (a function's address is valid in this process only, so the work stays in it)");
+      return false;
     }
     l.diag.error(l.src.pos(u.first_use->getBeginLoc()),
                  "pointer '" + name + "' is used " + where + " without a clause saying what it points to: " +
@@ -257,10 +272,14 @@ void report_exits(lowering& l, const clang::Stmt* s, const char* what, bool allo
 
 // ------------------------------------------------------------------ parts ---
 
-void lower_parts(lowering& l, const dowork_site& d, const clang::CompoundStmt* body, const clause_list& cl) {
+void lower_parts(lowering& l, const dowork_site& d, const clang::CompoundStmt* body, const clause_list& cl,
+                 const constructs& all) {
   std::vector<const clang::Stmt*> parts(body->body_begin(), body->body_end());
   std::vector<std::vector<captured_var>> uses;
-  for (const auto* p : parts) uses.push_back(free_variables(p, l.src.ast()));
+  for (const auto* p : parts) {
+    uses.push_back(free_variables(p, l.src.ast()));
+    add_wind_uses(l, p, all, uses.back());
+  }
   std::set<std::string> reductions;
   for (const auto& r : cl.reductions) reductions.insert(r.var);
 
@@ -466,7 +485,9 @@ void lower_loop_body(lowering& l, const dowork_site& d, const VarDecl* var, cons
   std::vector<piece_clause> cs;
   bool ok = true;
   std::set<std::string> used;
-  for (const auto& u : free_variables(body, l.src.ast())) {
+  std::vector<captured_var> body_uses = free_variables(body, l.src.ast());
+  add_wind_uses(l, body, all, body_uses);
+  for (const auto& u : body_uses) {
     std::string name = u.var->getNameAsString();
     used.insert(name);
     if (u.var == var) {
@@ -600,7 +621,7 @@ void lower_dowork(lowering& l, const dowork_site& d, const constructs& all) {
     l.edits.insert_open(d.marker.end, keep, d.depth);
     l.edits.insert_close(l.src.end_of_stmt(d.body), " }", d.depth);
   }
-  if (const auto* body = llvm::dyn_cast<clang::CompoundStmt>(d.body)) lower_parts(l, d, body, cl);
+  if (const auto* body = llvm::dyn_cast<clang::CompoundStmt>(d.body)) lower_parts(l, d, body, cl, all);
   else if (const auto* r = llvm::dyn_cast<clang::CXXForRangeStmt>(d.body)) lower_range_loop(l, d, r, cl, all);
   else lower_loop(l, d, llvm::cast<clang::ForStmt>(d.body), cl, all);
 }

@@ -167,6 +167,34 @@ class local_finder : public RecursiveASTVisitor<local_finder> {
   }
 };
 
+// The innermost variable named `name` of w's function visible at w (its
+// parameters and the locals declared before w in a scope around it), or
+// nullptr: before and after are text Clang never parses, so their names are
+// looked up here.
+const VarDecl* visible_at(lowering& l, const wind_site& w, const std::string& name,
+                          const std::vector<const VarDecl*>& vars) {
+  ASTContext& ctx = l.src.ast();
+  std::size_t at = l.src.offset(w.stmt->getBeginLoc());
+  const VarDecl* v = nullptr;
+  std::size_t v_at = 0;
+  for (const VarDecl* c : vars) {
+    if (c->getName() != name || !l.src.in_this_file(c->getLocation())) continue;
+    std::size_t c_at = l.src.offset(c->getLocation());
+    const Stmt* scope = scope_of(ctx, c);
+    if (c_at >= at || !scope || !contains(scope, w.stmt)) continue;
+    if (!v || c_at > v_at) v = c, v_at = c_at;
+  }
+  return v;
+}
+
+// The locals and parameters of f.
+std::vector<const VarDecl*> locals_of(const FunctionDecl* f) {
+  local_finder finder;
+  for (const ParmVarDecl* p : f->parameters()) finder.vars.push_back(p);
+  finder.TraverseStmt(const_cast<Stmt*>(f->getBody()));
+  return finder.vars;
+}
+
 // The variables of the enclosing function that before or after can keep by
 // value (docs/decisions.md): scalars (numbers, pointers, enums) that nothing
 // can change while the @wind runs. The statement must not write them; the
@@ -192,19 +220,9 @@ std::vector<std::string> by_value_names(lowering& l, const wind_site& w, const c
   local_finder f;
   for (const ParmVarDecl* p : w.function->parameters()) f.vars.push_back(p);
   f.TraverseStmt(const_cast<Stmt*>(body));
-  std::size_t at = l.src.offset(w.stmt->getBeginLoc());
   for (const std::string& name : used) {
     if (changed.count(name)) continue;
-    // The innermost variable of that name visible at the @wind.
-    const VarDecl* v = nullptr;
-    std::size_t v_at = 0;
-    for (const VarDecl* c : f.vars) {
-      if (c->getName() != name || !l.src.in_this_file(c->getLocation())) continue;
-      std::size_t c_at = l.src.offset(c->getLocation());
-      const Stmt* scope = scope_of(ctx, c);
-      if (c_at >= at || !scope || !contains(scope, w.stmt)) continue;
-      if (!v || c_at > v_at) v = c, v_at = c_at;
-    }
+    const VarDecl* v = visible_at(l, w, name, f.vars);
     if (!v) continue;
     QualType t = v->getType();
     if (t->isReferenceType() || t->isDependentType() || !t->isScalarType() || t.isVolatileQualified()) continue;
@@ -241,6 +259,34 @@ std::string capture_list(const std::string& expr, const std::vector<std::string>
 }
 
 }  // namespace
+
+void add_wind_uses(lowering& l, const clang::Stmt* s, const constructs& all, std::vector<captured_var>& uses) {
+  ASTContext& ctx = l.src.ast();
+  for (const auto& w : all.winds) {
+    if (!w.function || !w.function->getBody() || !contains(s, w.stmt)) continue;
+    auto args = split_top_level(w.marker.clauses, w.marker.clauses_at);
+    std::set<std::string> used, changed;
+    for (const auto& a : args) names_of(tokens_of(a.first), used, changed);
+    if (used.empty()) continue;
+    const std::vector<const VarDecl*> vars = locals_of(w.function);
+    for (const std::string& name : used) {
+      const VarDecl* v = visible_at(l, w, name, vars);
+      // Only what the statement takes from around it: a variable declared
+      // in it is the piece's own.
+      if (!v || !v->hasLocalStorage() || l.src.offset(v->getLocation()) >= l.src.offset(s->getBeginLoc())) continue;
+      // A use at the marker, for the diagnostics that point at one.
+      auto* ref = DeclRefExpr::Create(ctx, NestedNameSpecifierLoc(), SourceLocation(), const_cast<VarDecl*>(v),
+                                      false, w.stmt->getBeginLoc(), v->getType().getNonReferenceType(),
+                                      VK_LValue);
+      auto it = std::find_if(uses.begin(), uses.end(), [&](const captured_var& u) { return u.var == v; });
+      if (it == uses.end()) {
+        uses.push_back({v, ref, nullptr});
+        it = uses.end() - 1;
+      }
+      if (changed.count(name) && !it->write) it->write = ref;
+    }
+  }
+}
 
 std::string wind_open(lowering& l, const wind_site& w, const constructs& all, bool lazy) {
   auto args = split_top_level(w.marker.clauses, w.marker.clauses_at);

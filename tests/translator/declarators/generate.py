@@ -15,9 +15,9 @@ qualified, an attribute) this writes one program, `<kind>.tcpp`, with one
   copy       copy(x[0:len]) (a part and a loop)
   copyout    copyout(x[0:len]) (a loop writing its elements)
   shared     shared(x)
-  wind       used by @wind(before, after) in the body of @dowork for (and
-             by the wind's statement: a variable named only in before and
-             after does not travel with the piece, see docs/translator.md)
+  wind       used by @wind(before, after) in the body of @dowork for (a
+             value only by before and after, which Clang never parses: it
+             must travel with the piece all the same)
   lazy       a parameter of a lazy function (parts and a loop that are
              calls), saved and restored when the function unwinds
 
@@ -229,7 +229,7 @@ def function(kind, role):
   for (int i = 0; i < n; ++i) {
     long acc = 0;
     @wind(acc += @R@, acc -= @R@) {
-      s += leaf(i % 10) + acc + @R@;
+      s += leaf(i % 10) + acc;
     }
   }
   return s;
