@@ -17,7 +17,7 @@ own for its second computation (the first takes the start-up), as
 run_matrix.py reports them; every answer is checked against the known
 answer.
 
-  python3 bench/compare_builds.py --a /tmp/old/build/release/compiler/driver/tascell++ \\
+  python3 bench/compare_drivers.py --a /tmp/old/build/release/compiler/driver/tascell++ \\
       --b build/release/compiler/driver/tascell++ --problems fib:40,nqueens:13,pen:12,lu:512 --reps 8
 
 Standard library only.
@@ -49,7 +49,7 @@ def timed(binary, n, workers, known, timeout):
     _, own, answers = layouts.run(binary, n, 2, timeout, workers)
     for ans in answers:
         if known is not None and ans != known:
-            raise SystemExit("compare_builds: %s %d on %d workers: answer %d, expected %d" %
+            raise SystemExit("compare_drivers: %s %d on %d workers: answer %d, expected %d" %
                              (binary, n, workers, ans, known))
     return own
 
@@ -67,9 +67,9 @@ def main():
     a = ap.parse_args()
     for d in (a.a, a.b):
         if not os.access(d, os.X_OK):
-            raise SystemExit("compare_builds: no tascell++ at %s" % d)
+            raise SystemExit("compare_drivers: no tascell++ at %s" % d)
     if a.reps < 1:
-        raise SystemExit("compare_builds: --reps must be at least 1")
+        raise SystemExit("compare_drivers: --reps must be at least 1")
     rng = random.Random(paired.SEED)
     rows = []
     with tempfile.TemporaryDirectory(prefix="tascell-compare-") as tmp:
