@@ -437,8 +437,8 @@ std::string restored_names(const std::vector<const VarDecl*>& vars) {
 // four of them, as one tuple (lazy.hpp: lazy_save_tuple).
 std::string save_call(const std::string& site, const std::string& values) {
   const auto n = std::count(values.begin(), values.end(), ',');  // names hold no comma
-  if (n <= 4) return "tascell::detail::lazy_save(" + std::string(ctx_name) + ", " + site + values + ");";
-  return "tascell::detail::lazy_save_tuple(" + std::string(ctx_name) + ", " + site + ", std::tuple(" +
+  if (n <= 4) return "tascell::translated::lazy_save(" + std::string(ctx_name) + ", " + site + values + ");";
+  return "tascell::translated::lazy_save_tuple(" + std::string(ctx_name) + ", " + site + ", std::tuple(" +
          values.substr(2) + "));";
 }
 
@@ -603,11 +603,11 @@ std::string loop_case(lowering& l, const lazy_function::point& pt, std::size_t j
   if (!eager_for_arguments(l, *pt.dowork, pt.range, all, options, rest)) return "";
   const std::string frame = restored_names(pt.saved) + ", _trf, _trn, _trs, _tk";
   std::string s = declarations(l, pt.saved) + " std::int64_t _trf{}, _trn{}, _trs{}, _tk{};" +
-                  " const int _tsite = tascell::detail::lazy_site(_trec) & 0xffff;" +
-                  " auto _tgo = [&](tascell::detail::resume_first _tfirst) { tascell::detail::dowork_for_resume(" + ctx_name +
+                  " const int _tsite = tascell::translated::lazy_site(_trec) & 0xffff;" +
+                  " auto _tgo = [&](tascell::translated::resume_first _tfirst) { tascell::translated::dowork_for_resume(" + ctx_name +
                   ", _tk, _tfirst, " +
                   line_directive(l, l.src.offset(llvm::cast<ForStmt>(pt.dowork->body)->getForLoc())) + options +
-                  "tascell::range::of_count(_trf, _trn, _trs)" + rest + "); };\nswitch (_tsite) {\ncase 0: tascell::detail::lazy_restore(_trec" + frame +
+                  "tascell::range::of_count(_trf, _trn, _trs)" + rest + "); };\nswitch (_tsite) {\ncase 0: tascell::translated::lazy_restore(_trec" + frame +
                   "); _tgo(nullptr); break;";
   for (std::size_t m = 0; m < pt.inners.size(); ++m) {
     const lazy_function::inner& in = pt.inners[m];
@@ -617,14 +617,14 @@ std::string loop_case(lowering& l, const lazy_function::point& pt, std::size_t j
       const std::vector<const VarDecl*> vars = after_induction(in);
       const std::string type = l.value_type(in.vars[0]);
       s += "\ncase " + std::to_string(2 * m + (resumed ? 1 : 2)) + ": {" + declarations(l, vars) +
-           " tascell::detail::lazy_restore(_trec" + frame + restored_names(vars) + ");" + bound_references(l, vars) +
+           " tascell::translated::lazy_restore(_trec" + frame + restored_names(vars) + ");" + bound_references(l, vars) +
            " [[maybe_unused]] " + l.declaration(l.value_qual_type(in.vars[0]), in.vars[0]->getNameAsString()) +
            " = static_cast<" + type +
            ">(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx " + ctx_name + ") { do { " +
            iteration + " } while (0); }); break; }";
     }
   }
-  return s + "\ndefault: tascell::detail::lazy_bad_site(" + std::to_string(j << 16) + " + _tsite);\n}";
+  return s + "\ndefault: tascell::translated::lazy_bad_site(" + std::to_string(j << 16) + " + _tsite);\n}";
 }
 
 // The resume function (lazy.hpp), emitted after the external entry: one
@@ -636,8 +636,8 @@ std::string resume_text(lowering& l, const lazy_function& f, const constructs& a
   std::string s = "\nstatic " +
                   l.declaration(f.fn->getReturnType(), name + "__tascell_resume([[maybe_unused]] tascell::ctx " +
                                                           ctx_name +
-                                                          ", [[maybe_unused]] tascell::detail::lazy_records& _trec)") +
-                  " {\nswitch (tascell::detail::lazy_site(_trec) >> 16) {";
+                                                          ", [[maybe_unused]] tascell::translated::lazy_records& _trec)") +
+                  " {\nswitch (tascell::translated::lazy_site(_trec) >> 16) {";
   std::size_t rbrace = l.src.offset(llvm::cast<CompoundStmt>(f.fn->getBody())->getRBracLoc());
   for (std::size_t j = 0; j < f.points.size(); ++j) {
     const lazy_function::point& pt = f.points[j];
@@ -648,12 +648,12 @@ std::string resume_text(lowering& l, const lazy_function& f, const constructs& a
       s += c;
     } else {
       s += declarations(l, pt.saved);
-      s += " [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec" + restored_names(pt.saved) +
+      s += " [[maybe_unused]] const int _tsite = tascell::translated::lazy_restore(_trec" + restored_names(pt.saved) +
            ") & 0xffff;";
       if (pt.dowork) {
         std::string args = eager_arguments(l, *pt.dowork, all);
         if (args.empty()) return "";
-        s += " auto _tgo = [&](std::int64_t _tk, tascell::detail::resume_first _tfirst) { tascell::detail::dowork_resume(" +
+        s += " auto _tgo = [&](std::int64_t _tk, tascell::translated::resume_first _tfirst) { tascell::translated::dowork_resume(" +
              std::string(ctx_name) + ", _tk, _tfirst, ";
         s += line_directive(l, l.src.offset(llvm::cast<CompoundStmt>(pt.dowork->body)->getLBracLoc())) + args +
              "); };";
@@ -663,7 +663,7 @@ std::string resume_text(lowering& l, const lazy_function& f, const constructs& a
           s += "\ncase " + std::to_string(2 * k + 1) + ": _tgo(" + std::to_string(k) + ", [&]([[maybe_unused]] tascell::ctx " +
                ctx_name + ") {" + resumed_call(l, pt.parts[k].stmt, pt.parts[k].call) + "}); break;";
         }
-        s += "\ndefault: if (_tsite % 2 != 0) tascell::detail::lazy_bad_site(" + std::to_string(j << 16) +
+        s += "\ndefault: if (_tsite % 2 != 0) tascell::translated::lazy_bad_site(" + std::to_string(j << 16) +
              " + _tsite); _tgo(_tsite / 2, nullptr); break;\n}";
       } else {
         s += resumed_call(l, pt.stmt, pt.call);
@@ -673,7 +673,7 @@ std::string resume_text(lowering& l, const lazy_function& f, const constructs& a
     s += line_directive(l, after) + lowered(l, after, rbrace, all, true) + (is_void ? "\nreturn;\n}" : "\n}");
   }
   // Every case returns (or falls off the end where the function itself does).
-  s += "\ndefault: tascell::detail::lazy_bad_site(tascell::detail::lazy_site(_trec));\n}\n__builtin_unreachable();\n}" +
+  s += "\ndefault: tascell::translated::lazy_bad_site(tascell::translated::lazy_site(_trec));\n}\n__builtin_unreachable();\n}" +
        line_directive(l, rbrace);
   return s;
 }
@@ -780,7 +780,7 @@ void lower_lazy_function(lowering& l, const lazy_function& f) {
       // A call statement: only its callee's unwinding passes here.
       direct_call(pt.call, 1);
       l.edits.insert_close(l.src.end_of_stmt(pt.stmt),
-                           std::string(" if (tascell::detail::lazy_unwound(") + ctx_name + ")) [[unlikely]] { " +
+                           std::string(" if (tascell::translated::lazy_unwound(") + ctx_name + ")) [[unlikely]] { " +
                                save(base + " + 1") + " }",
                            0);
       continue;
@@ -796,12 +796,12 @@ void lower_lazy_function(lowering& l, const lazy_function& f) {
     const std::string cond = clauses_of(d).condition;
     const std::string when = "_tw" + std::to_string(j);
     const std::string decl_when = cond.empty() ? "" : "const bool " + when + " = static_cast<bool>(" + cond + "); ";
-    const std::string poll = cond.empty() ? std::string("tascell::detail::lazy_poll(") + ctx_name + ")"
-                                          : when + " && tascell::detail::lazy_poll(" + ctx_name + ")";
+    const std::string poll = cond.empty() ? std::string("tascell::translated::lazy_poll(") + ctx_name + ")"
+                                          : when + " && tascell::translated::lazy_poll(" + ctx_name + ")";
     const std::string check =
-        cond.empty() ? std::string("tascell::detail::lazy_check(") + ctx_name + ")"
-                     : when + " ? tascell::detail::lazy_check(" + ctx_name +
-                           ") : static_cast<int>(tascell::detail::lazy_unwound(" + ctx_name + "))";
+        cond.empty() ? std::string("tascell::translated::lazy_check(") + ctx_name + ")"
+                     : when + " ? tascell::translated::lazy_check(" + ctx_name +
+                           ") : static_cast<int>(tascell::translated::lazy_unwound(" + ctx_name + "))";
     if (!pt.range.empty()) {
       // A @dowork for: a plain loop over the iterations of its range,
       // computed once as the eager lowering does, which checks after each
@@ -861,7 +861,7 @@ void lower_lazy_function(lowering& l, const lazy_function& f) {
       // (site 2k+2: parts k+1.. not started; never after the last part).
       std::string site = "(_tlz == 1 ? " + base + " + " + std::to_string(2 * k + 1) + " : " + base + " + " +
                          std::to_string(2 * k + 2) + ")";
-      const std::string unwound = std::string("static_cast<int>(tascell::detail::lazy_unwound(") + ctx_name + "))";
+      const std::string unwound = std::string("static_cast<int>(tascell::translated::lazy_unwound(") + ctx_name + "))";
       l.edits.insert_close(l.src.end_of_stmt(p.stmt),
                            " if (int _tlz = " + (k + 1 == n ? unwound : check) + ") [[unlikely]] { " + save(site) + " }",
                            d.depth);

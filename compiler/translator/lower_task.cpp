@@ -94,7 +94,7 @@ std::string lazy_prototypes(const lowering& l, const clang::FunctionDecl* d, boo
   std::string name = d->getNameAsString();
   std::string s;
   if (with_body) s += "static inline " + l.declaration(ret, name + "__tascell_body(" + l.param_types(d) + ")") + "; ";
-  return s + "static " + l.declaration(ret, name + "__tascell_resume(tascell::ctx, tascell::detail::lazy_records&)") +
+  return s + "static " + l.declaration(ret, name + "__tascell_resume(tascell::ctx, tascell::translated::lazy_records&)") +
          "; ";
 }
 
@@ -127,11 +127,11 @@ void inline_body(lowering& l, const clang::FunctionDecl* d, const lazy_function*
   std::size_t end = l.src.end_of_token(d->getBodyRBrace());
   std::string call = body + "(" + args + ")";
   if (lazy && lazy->marks)
-    call = body + "(tascell::detail::lazy_enter(" + std::string(ctx_name) + ")" + args.substr(std::string(ctx_name).size()) + ")";
+    call = body + "(tascell::translated::lazy_enter(" + std::string(ctx_name) + ")" + args.substr(std::string(ctx_name).size()) + ")";
   std::string entry = "return " + call + ";";
   if (lazy) {
-    std::string unwound = std::string("if (tascell::detail::lazy_unwound(") + ctx_name + ")) [[unlikely]] ";
-    std::string bottom = std::string("tascell::detail::lazy_bottom(") + ctx_name + ", &" + resume + ");";
+    std::string unwound = std::string("if (tascell::translated::lazy_unwound(") + ctx_name + ")) [[unlikely]] ";
+    std::string bottom = std::string("tascell::translated::lazy_bottom(") + ctx_name + ", &" + resume + ");";
     entry = d->getReturnType()->isVoidType() ? call + "; " + unwound + bottom
                                               : l.declaration(d->getReturnType(), "_tr") + " = " + call + "; " +
                                                     unwound + "return " + bottom +

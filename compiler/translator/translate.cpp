@@ -421,12 +421,12 @@ result translate(const std::string& file, std::string_view original, const optio
   r.diagnostics = diag.text();
   if (diag.failed()) return r;
 
-  std::string head = opts.serial ? std::string(serial_prelude) : "#include <tascell/tascell.hpp>\n";
+  std::string head = opts.serial ? std::string(serial_prelude) : "#include <tascell/translated.hpp>\n";
   r.output = head + "#line 1 " + c_string(file) + "\n" + texts[0];
   for (std::size_t i = 1; i < units.size(); ++i) {
     // A header's translation: the runtime (the serial prelude is the main
     // file's, which includes the header), then the header's own lines.
-    std::string h = opts.serial ? "" : "#include <tascell/tascell.hpp>\n";
+    std::string h = opts.serial ? "" : "#include <tascell/translated.hpp>\n";
     r.headers.push_back({units[i].output_path, h + "#line 1 " + c_string(units[i].name) + "\n" + texts[i]});
   }
   r.ok = true;

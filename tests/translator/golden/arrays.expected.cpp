@@ -1,4 +1,4 @@
-#include <tascell/tascell.hpp>
+#include <tascell/translated.hpp>
 #line 1 "arrays.tcpp"
 // C arrays of known size captured by value: read by a later part or a loop
 // body (a copy), written by one part (a copy, copied back).

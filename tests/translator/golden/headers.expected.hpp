@@ -1,4 +1,4 @@
-#include <tascell/tascell.hpp>
+#include <tascell/translated.hpp>
 #line 1 "headers.hpp"
 // The header of headers.tcpp: a @task prototype, a @task function defined
 // here, and ordinary code calling them.

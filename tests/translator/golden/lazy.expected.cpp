@@ -1,22 +1,22 @@
-#include <tascell/tascell.hpp>
+#include <tascell/translated.hpp>
 #line 1 "lazy.tcpp"
 // Which @task functions are lazy (docs/language.md, "Lazy spawn points"):
 // `fib` is; each of the others keeps its eager spawn point, for the reason
 // its comment gives.
 #include <utility>
 
-      long fib(tascell::ctx, int); static long fib__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); static inline long fib__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
+      long fib(tascell::ctx, int); static long fib__tascell_resume(tascell::ctx, tascell::translated::lazy_records&); static inline long fib__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
   if (n < 2) return n;
   long a = 0, b = 0;
           { 
-    a = fib__tascell_body(_tc, n - 1); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), n, a, b); return {}; }
-    b = fib__tascell_body(_tc, n - 2); if (int _tlz = static_cast<int>(tascell::detail::lazy_unwound(_tc))) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 3 : 0 + 4), n, a, b); return {}; }
+    a = fib__tascell_body(_tc, n - 1); if (int _tlz = tascell::translated::lazy_check(_tc)) [[unlikely]] { tascell::translated::lazy_save(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), n, a, b); return {}; }
+    b = fib__tascell_body(_tc, n - 2); if (int _tlz = static_cast<int>(tascell::translated::lazy_unwound(_tc))) [[unlikely]] { tascell::translated::lazy_save(_tc, (_tlz == 1 ? 0 + 3 : 0 + 4), n, a, b); return {}; }
   }
   return a + b;
-} long fib(tascell::ctx _tc, int _tp0) { long _tr = fib__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &fib__tascell_resume); return _tr; }
-static long fib__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
-switch (tascell::detail::lazy_site(_trec) >> 16) {
-case 0: { int n{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, n, a, b) & 0xffff; auto _tgo = [&](std::int64_t _tk, tascell::detail::resume_first _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+} long fib(tascell::ctx _tc, int _tp0) { long _tr = fib__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::translated::lazy_unwound(_tc)) [[unlikely]] return tascell::translated::lazy_bottom(_tc, &fib__tascell_resume); return _tr; }
+static long fib__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::translated::lazy_records& _trec) {
+switch (tascell::translated::lazy_site(_trec) >> 16) {
+case 0: { int n{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tascell::translated::lazy_restore(_trec, n, a, b) & 0xffff; auto _tgo = [&](std::int64_t _tk, tascell::translated::resume_first _tfirst) { tascell::translated::dowork_resume(_tc, _tk, _tfirst, 
 #line 9 "lazy.tcpp"
 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = fib(_tc, n - 1); }, 
@@ -31,14 +31,14 @@ case 3: _tgo(1, [&]([[maybe_unused]] tascell::ctx _tc) {
 #line 11 "lazy.tcpp"
 b = fib__tascell_resume(_tc, _trec);
 }); break;
-default: if (_tsite % 2 != 0) tascell::detail::lazy_bad_site(0 + _tsite); _tgo(_tsite / 2, nullptr); break;
+default: if (_tsite % 2 != 0) tascell::translated::lazy_bad_site(0 + _tsite); _tgo(_tsite / 2, nullptr); break;
 }
 #line 12 "lazy.tcpp"
 
   return a + b;
 
 }
-default: tascell::detail::lazy_bad_site(tascell::detail::lazy_site(_trec));
+default: tascell::translated::lazy_bad_site(tascell::translated::lazy_site(_trec));
 }
 __builtin_unreachable();
 }
@@ -111,14 +111,14 @@ __builtin_unreachable();
 // Lazy too: call statements of lazy functions are resume points, also
 // before the callee's definition (its prototype declares its fast body and
 // resume function), and a function may have several @dowork statements.
-      void halve([[maybe_unused]] tascell::ctx _tc, double* a, long n); static inline void halve__tascell_body(tascell::ctx, double *, long); static void halve__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); 
-      void both(tascell::ctx, double *, long); static void both__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); static inline void both__tascell_body([[maybe_unused]] tascell::ctx _tc, double* a, long n) {
-  halve__tascell_body(_tc, a, n / 2); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 0 + 1, a, n); return; }
-  halve__tascell_body(_tc, a + n / 2, n - n / 2); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, 65536 + 1, a, n); return; }
-} void both(tascell::ctx _tc, double *_tp0, long _tp1) { both__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] tascell::detail::lazy_bottom(_tc, &both__tascell_resume); }
-static void both__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
-switch (tascell::detail::lazy_site(_trec) >> 16) {
-case 0: { double *a{}; long n{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, a, n) & 0xffff;
+      void halve([[maybe_unused]] tascell::ctx _tc, double* a, long n); static inline void halve__tascell_body(tascell::ctx, double *, long); static void halve__tascell_resume(tascell::ctx, tascell::translated::lazy_records&); 
+      void both(tascell::ctx, double *, long); static void both__tascell_resume(tascell::ctx, tascell::translated::lazy_records&); static inline void both__tascell_body([[maybe_unused]] tascell::ctx _tc, double* a, long n) {
+  halve__tascell_body(_tc, a, n / 2); if (tascell::translated::lazy_unwound(_tc)) [[unlikely]] { tascell::translated::lazy_save(_tc, 0 + 1, a, n); return; }
+  halve__tascell_body(_tc, a + n / 2, n - n / 2); if (tascell::translated::lazy_unwound(_tc)) [[unlikely]] { tascell::translated::lazy_save(_tc, 65536 + 1, a, n); return; }
+} void both(tascell::ctx _tc, double *_tp0, long _tp1) { both__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1)); if (tascell::translated::lazy_unwound(_tc)) [[unlikely]] tascell::translated::lazy_bottom(_tc, &both__tascell_resume); }
+static void both__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::translated::lazy_records& _trec) {
+switch (tascell::translated::lazy_site(_trec) >> 16) {
+case 0: { double *a{}; long n{}; [[maybe_unused]] const int _tsite = tascell::translated::lazy_restore(_trec, a, n) & 0xffff;
 #line 84 "lazy.tcpp"
 halve__tascell_resume(_tc, _trec);
 
@@ -128,7 +128,7 @@ halve__tascell_resume(_tc, _trec);
 
 return;
 }
-case 1: { double *a{}; long n{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, a, n) & 0xffff;
+case 1: { double *a{}; long n{}; [[maybe_unused]] const int _tsite = tascell::translated::lazy_restore(_trec, a, n) & 0xffff;
 #line 85 "lazy.tcpp"
 halve__tascell_resume(_tc, _trec);
 
@@ -137,30 +137,30 @@ halve__tascell_resume(_tc, _trec);
 
 return;
 }
-default: tascell::detail::lazy_bad_site(tascell::detail::lazy_site(_trec));
+default: tascell::translated::lazy_bad_site(tascell::translated::lazy_site(_trec));
 }
 __builtin_unreachable();
 }
 #line 86 "lazy.tcpp"
 
-      void halve(tascell::ctx, double *, long); static void halve__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); static inline void halve__tascell_body([[maybe_unused]] tascell::ctx _tc, double* a, long n) {
+      void halve(tascell::ctx, double *, long); static void halve__tascell_resume(tascell::ctx, tascell::translated::lazy_records&); static inline void halve__tascell_body([[maybe_unused]] tascell::ctx _tc, double* a, long n) {
   if (n == 1) {
     a[0] *= 0.5;
     return;
   }
   const long h = n / 2;
                     { 
-    halve__tascell_body(_tc, a, h); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), a, n, h); return; }
-    halve__tascell_body(_tc, a + h, n - h); if (int _tlz = static_cast<int>(tascell::detail::lazy_unwound(_tc))) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 3 : 0 + 4), a, n, h); return; }
+    halve__tascell_body(_tc, a, h); if (int _tlz = tascell::translated::lazy_check(_tc)) [[unlikely]] { tascell::translated::lazy_save(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), a, n, h); return; }
+    halve__tascell_body(_tc, a + h, n - h); if (int _tlz = static_cast<int>(tascell::translated::lazy_unwound(_tc))) [[unlikely]] { tascell::translated::lazy_save(_tc, (_tlz == 1 ? 0 + 3 : 0 + 4), a, n, h); return; }
   }
                     { 
-    halve__tascell_body(_tc, a, h); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 65536 + 1 : 65536 + 2), a, n, h); return; }
-    halve__tascell_body(_tc, a + h, n - h); if (int _tlz = static_cast<int>(tascell::detail::lazy_unwound(_tc))) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 65536 + 3 : 65536 + 4), a, n, h); return; }
+    halve__tascell_body(_tc, a, h); if (int _tlz = tascell::translated::lazy_check(_tc)) [[unlikely]] { tascell::translated::lazy_save(_tc, (_tlz == 1 ? 65536 + 1 : 65536 + 2), a, n, h); return; }
+    halve__tascell_body(_tc, a + h, n - h); if (int _tlz = static_cast<int>(tascell::translated::lazy_unwound(_tc))) [[unlikely]] { tascell::translated::lazy_save(_tc, (_tlz == 1 ? 65536 + 3 : 65536 + 4), a, n, h); return; }
   }
-} void halve(tascell::ctx _tc, double *_tp0, long _tp1) { halve__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] tascell::detail::lazy_bottom(_tc, &halve__tascell_resume); }
-static void halve__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
-switch (tascell::detail::lazy_site(_trec) >> 16) {
-case 0: { double *a{}; long n{}; long h{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, a, n, h) & 0xffff; auto _tgo = [&](std::int64_t _tk, tascell::detail::resume_first _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+} void halve(tascell::ctx _tc, double *_tp0, long _tp1) { halve__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1)); if (tascell::translated::lazy_unwound(_tc)) [[unlikely]] tascell::translated::lazy_bottom(_tc, &halve__tascell_resume); }
+static void halve__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::translated::lazy_records& _trec) {
+switch (tascell::translated::lazy_site(_trec) >> 16) {
+case 0: { double *a{}; long n{}; long h{}; [[maybe_unused]] const int _tsite = tascell::translated::lazy_restore(_trec, a, n, h) & 0xffff; auto _tgo = [&](std::int64_t _tk, tascell::translated::resume_first _tfirst) { tascell::translated::dowork_resume(_tc, _tk, _tfirst, 
 #line 93 "lazy.tcpp"
 
     [&]([[maybe_unused]] tascell::ctx _tc) { halve(_tc, a, h); }, 
@@ -175,7 +175,7 @@ case 3: _tgo(1, [&]([[maybe_unused]] tascell::ctx _tc) {
 #line 95 "lazy.tcpp"
 halve__tascell_resume(_tc, _trec);
 }); break;
-default: if (_tsite % 2 != 0) tascell::detail::lazy_bad_site(0 + _tsite); _tgo(_tsite / 2, nullptr); break;
+default: if (_tsite % 2 != 0) tascell::translated::lazy_bad_site(0 + _tsite); _tgo(_tsite / 2, nullptr); break;
 }
 #line 96 "lazy.tcpp"
 
@@ -186,7 +186,7 @@ default: if (_tsite % 2 != 0) tascell::detail::lazy_bad_site(0 + _tsite); _tgo(_
 
 return;
 }
-case 1: { double *a{}; long n{}; long h{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, a, n, h) & 0xffff; auto _tgo = [&](std::int64_t _tk, tascell::detail::resume_first _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+case 1: { double *a{}; long n{}; long h{}; [[maybe_unused]] const int _tsite = tascell::translated::lazy_restore(_trec, a, n, h) & 0xffff; auto _tgo = [&](std::int64_t _tk, tascell::translated::resume_first _tfirst) { tascell::translated::dowork_resume(_tc, _tk, _tfirst, 
 #line 97 "lazy.tcpp"
 
     [&]([[maybe_unused]] tascell::ctx _tc) { halve(_tc, a, h); }, 
@@ -201,14 +201,14 @@ case 3: _tgo(1, [&]([[maybe_unused]] tascell::ctx _tc) {
 #line 99 "lazy.tcpp"
 halve__tascell_resume(_tc, _trec);
 }); break;
-default: if (_tsite % 2 != 0) tascell::detail::lazy_bad_site(65536 + _tsite); _tgo(_tsite / 2, nullptr); break;
+default: if (_tsite % 2 != 0) tascell::translated::lazy_bad_site(65536 + _tsite); _tgo(_tsite / 2, nullptr); break;
 }
 #line 100 "lazy.tcpp"
 
 
 return;
 }
-default: tascell::detail::lazy_bad_site(tascell::detail::lazy_site(_trec));
+default: tascell::translated::lazy_bad_site(tascell::translated::lazy_site(_trec));
 }
 __builtin_unreachable();
 }
@@ -217,18 +217,18 @@ __builtin_unreachable();
 
 // Lazy too: if() is evaluated where the @dowork starts; when it is false
 // the @dowork gives nothing away.
-      long cut(tascell::ctx, int); static long cut__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); static inline long cut__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
+      long cut(tascell::ctx, int); static long cut__tascell_resume(tascell::ctx, tascell::translated::lazy_records&); static inline long cut__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
   if (n < 2) return n;
   long a = 0, b = 0;
                      { const bool _tw0 = static_cast<bool>(n > 20); 
-    a = cut__tascell_body(_tc, n - 1); if (int _tlz = _tw0 ? tascell::detail::lazy_check(_tc) : static_cast<int>(tascell::detail::lazy_unwound(_tc))) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), n, a, b); return {}; }
-    b = cut__tascell_body(_tc, n - 2); if (int _tlz = static_cast<int>(tascell::detail::lazy_unwound(_tc))) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 3 : 0 + 4), n, a, b); return {}; }
+    a = cut__tascell_body(_tc, n - 1); if (int _tlz = _tw0 ? tascell::translated::lazy_check(_tc) : static_cast<int>(tascell::translated::lazy_unwound(_tc))) [[unlikely]] { tascell::translated::lazy_save(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), n, a, b); return {}; }
+    b = cut__tascell_body(_tc, n - 2); if (int _tlz = static_cast<int>(tascell::translated::lazy_unwound(_tc))) [[unlikely]] { tascell::translated::lazy_save(_tc, (_tlz == 1 ? 0 + 3 : 0 + 4), n, a, b); return {}; }
   }
   return a + b;
-} long cut(tascell::ctx _tc, int _tp0) { long _tr = cut__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &cut__tascell_resume); return _tr; }
-static long cut__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
-switch (tascell::detail::lazy_site(_trec) >> 16) {
-case 0: { int n{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, n, a, b) & 0xffff; auto _tgo = [&](std::int64_t _tk, tascell::detail::resume_first _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+} long cut(tascell::ctx _tc, int _tp0) { long _tr = cut__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::translated::lazy_unwound(_tc)) [[unlikely]] return tascell::translated::lazy_bottom(_tc, &cut__tascell_resume); return _tr; }
+static long cut__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::translated::lazy_records& _trec) {
+switch (tascell::translated::lazy_site(_trec) >> 16) {
+case 0: { int n{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tascell::translated::lazy_restore(_trec, n, a, b) & 0xffff; auto _tgo = [&](std::int64_t _tk, tascell::translated::resume_first _tfirst) { tascell::translated::dowork_resume(_tc, _tk, _tfirst, 
 #line 108 "lazy.tcpp"
 tascell::when(static_cast<bool>(n > 20)), 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = cut(_tc, n - 1); }, 
@@ -243,14 +243,14 @@ case 3: _tgo(1, [&]([[maybe_unused]] tascell::ctx _tc) {
 #line 110 "lazy.tcpp"
 b = cut__tascell_resume(_tc, _trec);
 }); break;
-default: if (_tsite % 2 != 0) tascell::detail::lazy_bad_site(0 + _tsite); _tgo(_tsite / 2, nullptr); break;
+default: if (_tsite % 2 != 0) tascell::translated::lazy_bad_site(0 + _tsite); _tgo(_tsite / 2, nullptr); break;
 }
 #line 111 "lazy.tcpp"
 
   return a + b;
 
 }
-default: tascell::detail::lazy_bad_site(tascell::detail::lazy_site(_trec));
+default: tascell::translated::lazy_bad_site(tascell::translated::lazy_site(_trec));
 }
 __builtin_unreachable();
 }

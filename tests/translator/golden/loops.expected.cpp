@@ -1,4 +1,4 @@
-#include <tascell/tascell.hpp>
+#include <tascell/translated.hpp>
 #line 1 "loops.tcpp"
 // @dowork for: reductions, copy/copyout/shared, continue, steps and
 // downward loops.

@@ -1,4 +1,4 @@
-#include <tascell/tascell.hpp>
+#include <tascell/translated.hpp>
 #line 1 "members.tcpp"
 // Member @task functions: *this captured like a variable by pieces that may
 // run elsewhere (a copy when read, copied in and back when one part writes).

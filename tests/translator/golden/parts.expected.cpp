@@ -1,18 +1,18 @@
-#include <tascell/tascell.hpp>
+#include <tascell/translated.hpp>
 #line 1 "parts.tcpp"
 // @dowork { parts }: inputs, outputs, three parts, if and priority clauses.
-      long fib(tascell::ctx, int); static long fib__tascell_resume(tascell::ctx, tascell::detail::lazy_records&); static inline long fib__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
+      long fib(tascell::ctx, int); static long fib__tascell_resume(tascell::ctx, tascell::translated::lazy_records&); static inline long fib__tascell_body([[maybe_unused]] tascell::ctx _tc, int n) {
   if (n < 2) return n;
   long a = 0, b = 0;
           { 
-    a = fib__tascell_body(_tc, n - 1); if (int _tlz = tascell::detail::lazy_check(_tc)) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), n, a, b); return {}; }
-    b = fib__tascell_body(_tc, n - 2); if (int _tlz = static_cast<int>(tascell::detail::lazy_unwound(_tc))) [[unlikely]] { tascell::detail::lazy_save(_tc, (_tlz == 1 ? 0 + 3 : 0 + 4), n, a, b); return {}; }
+    a = fib__tascell_body(_tc, n - 1); if (int _tlz = tascell::translated::lazy_check(_tc)) [[unlikely]] { tascell::translated::lazy_save(_tc, (_tlz == 1 ? 0 + 1 : 0 + 2), n, a, b); return {}; }
+    b = fib__tascell_body(_tc, n - 2); if (int _tlz = static_cast<int>(tascell::translated::lazy_unwound(_tc))) [[unlikely]] { tascell::translated::lazy_save(_tc, (_tlz == 1 ? 0 + 3 : 0 + 4), n, a, b); return {}; }
   }
   return a + b;
-} long fib(tascell::ctx _tc, int _tp0) { long _tr = fib__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::detail::lazy_unwound(_tc)) [[unlikely]] return tascell::detail::lazy_bottom(_tc, &fib__tascell_resume); return _tr; }
-static long fib__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::detail::lazy_records& _trec) {
-switch (tascell::detail::lazy_site(_trec) >> 16) {
-case 0: { int n{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tascell::detail::lazy_restore(_trec, n, a, b) & 0xffff; auto _tgo = [&](std::int64_t _tk, tascell::detail::resume_first _tfirst) { tascell::detail::dowork_resume(_tc, _tk, _tfirst, 
+} long fib(tascell::ctx _tc, int _tp0) { long _tr = fib__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); if (tascell::translated::lazy_unwound(_tc)) [[unlikely]] return tascell::translated::lazy_bottom(_tc, &fib__tascell_resume); return _tr; }
+static long fib__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unused]] tascell::translated::lazy_records& _trec) {
+switch (tascell::translated::lazy_site(_trec) >> 16) {
+case 0: { int n{}; long a{}; long b{}; [[maybe_unused]] const int _tsite = tascell::translated::lazy_restore(_trec, n, a, b) & 0xffff; auto _tgo = [&](std::int64_t _tk, tascell::translated::resume_first _tfirst) { tascell::translated::dowork_resume(_tc, _tk, _tfirst, 
 #line 5 "parts.tcpp"
 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = fib(_tc, n - 1); }, 
@@ -27,14 +27,14 @@ case 3: _tgo(1, [&]([[maybe_unused]] tascell::ctx _tc) {
 #line 7 "parts.tcpp"
 b = fib__tascell_resume(_tc, _trec);
 }); break;
-default: if (_tsite % 2 != 0) tascell::detail::lazy_bad_site(0 + _tsite); _tgo(_tsite / 2, nullptr); break;
+default: if (_tsite % 2 != 0) tascell::translated::lazy_bad_site(0 + _tsite); _tgo(_tsite / 2, nullptr); break;
 }
 #line 8 "parts.tcpp"
 
   return a + b;
 
 }
-default: tascell::detail::lazy_bad_site(tascell::detail::lazy_site(_trec));
+default: tascell::translated::lazy_bad_site(tascell::translated::lazy_site(_trec));
 }
 __builtin_unreachable();
 }

@@ -1,4 +1,4 @@
-#include <tascell/tascell.hpp>
+#include <tascell/translated.hpp>
 #line 1 "root.tcpp"
 // Prototypes, void tasks, and root calls from ordinary code.
       void work([[maybe_unused]] tascell::ctx _tc, int n);

@@ -1,4 +1,4 @@
-#include <tascell/tascell.hpp>
+#include <tascell/translated.hpp>
 #line 1 "shared.tcpp"
 // @shared incumbents, improve, cancel and cancelled.
 #include <climits>

@@ -1,4 +1,4 @@
-#include <tascell/tascell.hpp>
+#include <tascell/translated.hpp>
 #line 1 "tables.tcpp"
 // A loop over a table's indices: the range stays, the body receives the
 // index and the tables it uses (in() clauses: handles, not entries).

@@ -1,4 +1,4 @@
-#include <tascell/tascell.hpp>
+#include <tascell/translated.hpp>
 #line 1 "templates.tcpp"
 // @task function templates: calls that depend on a template parameter are
 // found through their candidates; they are emitted once, as written.

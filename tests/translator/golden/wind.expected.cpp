@@ -1,4 +1,4 @@
-#include <tascell/tascell.hpp>
+#include <tascell/translated.hpp>
 #line 1 "wind.tcpp"
 // @wind inside a loop, with a copied board.
 // tascellc: --eager (the eager lowering; golden/lazy_loops.tcpp has the lazy one)
