@@ -7,7 +7,8 @@ The program is translated with `tascellc --eager` (a lazy @task function,
 docs/language.md, writes no point per node to bound), and `built` is the
 build's own program, as it is translated by default, side by side.
 
-The variants (each a copy of runtime/include with dowork.hpp edited; the
+The variants (each a copy of runtime/include with tascell/dowork.hpp and
+tascell/dowork/{parts,loop}_site.hpp edited; the
 programs stay correct only in `base`, which is the real header; the others
 are bounds, run with 1 worker, where nobody asks for work and nothing
 throws):
@@ -39,6 +40,7 @@ and changes only the include directory and the output.
 import argparse
 import os
 import pathlib
+import re
 import shlex
 import shutil
 import statistics
@@ -85,9 +87,25 @@ LOOP_LAZY = """  if constexpr (site::leaf) {
   }"""
 
 
+# The headers the variants edit (the entry points and the two kinds of
+# site), edited as one text with a marker line before each.
+HEADERS = ["tascell/dowork.hpp", "tascell/dowork/parts_site.hpp", "tascell/dowork/loop_site.hpp"]
+MARK = "\n/*@@run_bounds: %s@@*/\n"
+MARK_RE = re.compile(r"\n/\*@@run_bounds: (.*?)@@\*/\n")
+
+
+def join_headers():
+    return "".join(MARK % h + (REPO / "runtime" / "include" / h).read_text() for h in HEADERS)
+
+
+def split_headers(text):
+    parts = MARK_RE.split(text)
+    return list(zip(parts[1::2], parts[2::2]))
+
+
 def must_replace(text, old, new, what):
     if old not in text:
-        sys.exit(f"run_bounds.py: dowork.hpp no longer has {what}; update the edit")
+        sys.exit(f"run_bounds.py: the headers of @dowork no longer have {what}; update the edit")
     return text.replace(old, new, 1)
 
 
@@ -192,12 +210,13 @@ def main():
     problems = [(p.split(":")[0], int(p.split(":")[1])) for p in a.problems.split(",")]
     with tempfile.TemporaryDirectory(prefix="tascell-bounds-") as tmp:
         tmp = pathlib.Path(tmp)
-        header = (REPO / "runtime/include/tascell/dowork.hpp").read_text()
+        header = join_headers()
         incs = {}
         for name in names:
             inc = tmp / f"inc-{name}"
             shutil.copytree(REPO / "runtime" / "include", inc)
-            (inc / "tascell/dowork.hpp").write_text(variant(header, name))
+            for path, text in split_headers(variant(header, name)):
+                (inc / path).write_text(text)
             incs[name] = inc
         for problem, n in problems:
             exes = {"seq": build / "bench" / f"{problem}-seq", "built": build / "bench" / f"{problem}-tcpp"}

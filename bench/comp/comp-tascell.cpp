@@ -14,7 +14,7 @@
 // runs in any process. No cutoff.
 // The inner body calls no @task function, so it takes no ctx (a leaf body:
 // the runtime runs its iterations in blocks between polls, see
-// tascell/dowork.hpp).
+// loop_block in tascell/dowork/loop_site.hpp).
 // Workers: TASCELL_WORKERS.
 #include <cstdint>
 #include <vector>

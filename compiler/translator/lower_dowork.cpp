@@ -455,7 +455,7 @@ std::string range_text(const canonical_loop& loop) {
 // Whether the statement uses the hidden context: it calls a @task function or
 // cancel()/cancelled(), or holds a @dowork or a @wind. A loop body that does
 // not is a leaf: it is emitted without the ctx parameter, and the runtime
-// runs its iterations in blocks between polls (tascell/dowork.hpp).
+// runs its iterations in blocks between polls (loop_block, tascell/dowork/loop_site.hpp).
 bool uses_ctx(const lowering& l, const clang::Stmt* s, const constructs& all) {
   std::size_t b = l.src.offset(s->getBeginLoc()), e = l.src.end_of_stmt(s);
   auto inside = [&](clang::SourceLocation at) {
