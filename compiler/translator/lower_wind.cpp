@@ -100,7 +100,9 @@ void names_of(const std::vector<token>& ts, std::set<std::string>& used, std::se
     if (!ts[k].ident) continue;
     const std::string prev = k > 0 ? ts[k - 1].text : "";
     const std::string next = k + 1 < ts.size() ? ts[k + 1].text : "";
-    if (prev == "." || prev == "->" || prev == "::" || prev == ".*" || prev == "->*" || next == "::") continue;
+    // A member's name after . or ->; after .* or ->* a variable (the
+    // member pointer) is named.
+    if (prev == "." || prev == "->" || prev == "::" || next == "::") continue;
     used.insert(ts[k].text);
     std::size_t b = k, e = k + 1;
     while (b > 0 && ts[b - 1].text == "(") --b;
