@@ -104,10 +104,17 @@ void names_of(const std::vector<token>& ts, std::set<std::string>& used, std::se
     // member pointer) is named.
     if (prev == "." || prev == "->" || prev == "::" || next == "::") continue;
     used.insert(ts[k].text);
+    // What `s.*x = v` or `*p = v` changes is the member or the pointee.
+    if (prev == ".*" || prev == "->*") continue;
     std::size_t b = k, e = k + 1;
     while (b > 0 && ts[b - 1].text == "(") --b;
     while (e < ts.size() && ts[e].text == ")") ++e;
     std::string before = b > 0 ? ts[b - 1].text : "", after = e < ts.size() ? ts[e].text : "";
+    // A unary * (after an operator or an opening bracket, not after an
+    // operand) reads the pointer: `*p = v` changes what p points to.
+    const std::string before_star = b > 1 ? ts[b - 2].text : "";
+    const bool operand_before = b > 1 && (ts[b - 2].ident || before_star == ")" || before_star == "]");
+    if (before == "*" && !operand_before && !(after == "++" || after == "--")) continue;
     if (before == "++" || before == "--" || before == "&" || after == "++" || after == "--" || is_assignment(after))
       changed.insert(ts[k].text);
   }

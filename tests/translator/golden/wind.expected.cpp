@@ -40,8 +40,9 @@ void mark(int* t, int k, int c);
 } long kept(tascell::ctx _tc, int *_tp0, int _tp1, int _tp2, long &_tp3) { return kept__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1), static_cast<decltype(_tp2)&&>(_tp2), static_cast<decltype(_tp3)&&>(_tp3)); }
 
 // Names inside a string or a comment are not uses. `(m) = 1` changes m
-// through parentheses, and `*r = 0` is taken as a change of r (the tokens
-// cannot tell it from one): both stay by reference. `a` is only read.
+// through parentheses: m stays by reference. `*r = 0` changes what r
+// points to, not r (a unary *: no operand before it), and `a` is only
+// read: both are copied.
       void literals(tascell::ctx, int *, int, int *); static inline void literals__tascell_body([[maybe_unused]] tascell::ctx _tc, int* r, int m, int* a) {
-  tascell::wind(_tc, [&, a] { note("m, r", a) /* m */; }, [&, a] { (*r = 0, (m) = 1, note("r", a)); }, [&]([[maybe_unused]] tascell::ctx _tc) {  place(_tc, 1, 0, r); });
+  tascell::wind(_tc, [&, a] { note("m, r", a) /* m */; }, [&, a, r] { (*r = 0, (m) = 1, note("r", a)); }, [&]([[maybe_unused]] tascell::ctx _tc) {  place(_tc, 1, 0, r); });
 } void literals(tascell::ctx _tc, int *_tp0, int _tp1, int *_tp2) { return literals__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1), static_cast<decltype(_tp2)&&>(_tp2)); }

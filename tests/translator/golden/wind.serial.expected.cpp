@@ -105,8 +105,9 @@ void mark(int* t, int k, int c);
 }
 
 // Names inside a string or a comment are not uses. `(m) = 1` changes m
-// through parentheses, and `*r = 0` is taken as a change of r (the tokens
-// cannot tell it from one): both stay by reference. `a` is only read.
+// through parentheses: m stays by reference. `*r = 0` changes what r
+// points to, not r (a unary *: no operand before it), and `a` is only
+// read: both are copied.
       void literals(int* r, int m, int* a) {
   { note("m, r", a) /* m */;  place(1, 0, r); (*r = 0, (m) = 1, note("r", a)); }
 }
