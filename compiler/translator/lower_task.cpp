@@ -108,7 +108,10 @@ void inline_body(lowering& l, const clang::FunctionDecl* d, const lazy_function*
   for (const clang::ParmVarDecl* p : d->parameters())
     if (p->hasDefaultArg()) return;  // the external prototype would lose it
   std::string name = d->getNameAsString(), body = name + "__tascell_body";
-  std::string params = "tascell::ctx " + std::string(ctx_name), args = ctx_name, types = l.param_types(d);
+  std::string params = "tascell::ctx " + std::string(ctx_name), types = l.param_types(d);
+  // The body of a file whose lazy winds write no node runs above a lazy mark.
+  std::string args = lazy && lazy->marks ? "tascell::translated::lazy_enter(" + std::string(ctx_name) + ")"
+                                         : std::string(ctx_name);
   for (unsigned i = 0; i < d->getNumParams(); ++i) {
     std::string p = "_tp" + std::to_string(i);
     params += ", " + l.declaration(d->getParamDecl(i)->getType(), p);
@@ -126,8 +129,6 @@ void inline_body(lowering& l, const clang::FunctionDecl* d, const lazy_function*
   l.edits.replace(name_at, name.size(), body, 0);
   std::size_t end = l.src.end_of_token(d->getBodyRBrace());
   std::string call = body + "(" + args + ")";
-  if (lazy && lazy->marks)
-    call = body + "(tascell::translated::lazy_enter(" + std::string(ctx_name) + ")" + args.substr(std::string(ctx_name).size()) + ")";
   std::string entry = "return " + call + ";";
   if (lazy) {
     std::string unwound = std::string("if (tascell::translated::lazy_unwound(") + ctx_name + ")) [[unlikely]] ";

@@ -271,13 +271,14 @@ std::string capture_list(const std::string& expr, const std::vector<std::string>
 
 void add_wind_uses(lowering& l, const clang::Stmt* s, const constructs& all, std::vector<captured_var>& uses) {
   ASTContext& ctx = l.src.ast();
+  std::vector<const VarDecl*> vars;  // of the function the winds in s are in
   for (const auto& w : all.winds) {
     if (!w.function || !w.function->getBody() || !contains(s, w.stmt)) continue;
     auto args = split_top_level(w.marker.clauses, w.marker.clauses_at);
     std::set<std::string> used, changed;
     for (const auto& a : args) names_of(tokens_of(a.first), used, changed);
     if (used.empty()) continue;
-    const std::vector<const VarDecl*> vars = locals_of(w.function);
+    if (vars.empty()) vars = locals_of(w.function);
     for (const std::string& name : used) {
       const VarDecl* v = visible_at(l, w, name, vars);
       // Only what the statement takes from around it: a variable declared
