@@ -11,6 +11,12 @@
 // The translator's own options are taken here, not passed to the compiler:
 //   --serial  the sequential program (the markers erased; no runtime, no MPI)
 //   --eager   every @task function eager (no lazy frames)
+//
+// Translated programs are compiled with -falign-functions=64 unless the
+// command names an alignment of its own: every function then starts on a
+// cache line, so where its loops fall within the lines depends on its own
+// code only, not on what the linker put before it (docs/decisions.md,
+// "Translated code starts on a cache line").
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -98,7 +104,7 @@ int main(int argc, char** argv) {
     std::cerr << "usage: tascell++ [--serial] [--eager] [c++ flags] file.tcpp... [-o out]\n";
     return 2;
   }
-  bool link = true, has_std = false;
+  bool link = true, has_std = false, has_align = false;
   std::vector<std::string> parse_flags, translator_flags;
   bool serial = false;
   for (std::size_t i = 0; i < args.size();) {
@@ -114,6 +120,7 @@ int main(int argc, char** argv) {
     const std::string& a = args[i];
     if (a == "-c" || a == "-S" || a == "-E" || a == "-fsyntax-only" || a == "-M" || a == "-MM") link = false;
     if (a.rfind("-std=", 0) == 0) has_std = true;
+    if (a.rfind("-falign-functions", 0) == 0 || a == "-fno-align-functions") has_align = true;
     if (for_parsing(a)) {
       parse_flags.push_back(a);
       if (takes_value(a) && i + 1 < args.size()) parse_flags.push_back(args[i + 1]);
@@ -164,6 +171,7 @@ int main(int argc, char** argv) {
     cxx.push_back(a);
   }
   if (rc == 0) {
+    if (!serial && !has_align) cxx.push_back("-falign-functions=64");
     if (link && !serial) {  // the sequential program needs no runtime
       cxx.push_back(l.library.string());
       // What the runtime needs: MPI (one message thread per process),

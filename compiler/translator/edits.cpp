@@ -4,18 +4,26 @@
 
 namespace tascell::translator {
 
-std::string edit_list::apply(std::string_view text) const {
+std::string edit_list::apply(std::string_view text) const { return apply(text, 0, text.size(), true); }
+
+std::string edit_list::apply(std::string_view text, std::size_t b, std::size_t e) const {
+  return apply(text, b, e, false);
+}
+
+std::string edit_list::apply(std::string_view text, std::size_t b, std::size_t end, bool whole) const {
   std::vector<const edit*> order;
-  for (const auto& e : edits_) order.push_back(&e);
-  std::stable_sort(order.begin(), order.end(), [](const edit* a, const edit* b) {
-    if (a->at != b->at) return a->at < b->at;
-    bool ac = a->k == kind::close, bc = b->k == kind::close;
-    if (ac != bc) return ac;
-    if (ac) return a->depth > b->depth;
-    return a->depth < b->depth;
+  for (const auto& e : edits_)
+    if (whole || (e.at > b && e.at < end) || (e.at == b && e.k == kind::open) || (e.at == end && e.k == kind::close))
+      order.push_back(&e);
+  std::stable_sort(order.begin(), order.end(), [](const edit* x, const edit* y) {
+    if (x->at != y->at) return x->at < y->at;
+    bool xc = x->k == kind::close, yc = y->k == kind::close;
+    if (xc != yc) return xc;
+    if (xc) return x->depth > y->depth;
+    return x->depth < y->depth;
   });
   std::string out;
-  std::size_t pos = 0;
+  std::size_t pos = b;
   for (const edit* e : order) {
     if (e->at < pos) continue;  // inside a replaced span: dropped (cannot happen for valid input)
     out.append(text.substr(pos, e->at - pos));
@@ -28,7 +36,7 @@ std::string edit_list::apply(std::string_view text) const {
       pos = e->at;
     }
   }
-  out.append(text.substr(pos));
+  if (pos < end) out.append(text.substr(pos, end - pos));
   return out;
 }
 

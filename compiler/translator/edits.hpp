@@ -27,6 +27,10 @@ class edit_list {
     edits_.push_back({at, len, std::move(text), kind::open, depth});
   }
   std::string apply(std::string_view text) const;
+  // The span [b, e) of the text with the edits inside it applied: at b the
+  // openings and replacements, at e the closings (what wraps the span's
+  // own statements, not what ends or starts a construct around it).
+  std::string apply(std::string_view text, std::size_t b, std::size_t e) const;
 
  private:
   struct edit {
@@ -35,6 +39,7 @@ class edit_list {
     kind k;
     int depth;
   };
+  std::string apply(std::string_view text, std::size_t b, std::size_t e, bool whole) const;
   std::vector<edit> edits_;
 };
 

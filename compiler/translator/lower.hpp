@@ -12,22 +12,10 @@
 #include "constructs.hpp"
 #include "diagnostics.hpp"
 #include "edits.hpp"
+#include "names.hpp"
 #include "source.hpp"
 
 namespace tascell::translator {
-
-// The name of the hidden context parameter in generated code.
-inline constexpr const char* ctx_name = "_tc";
-
-// The names the lowering gives what it declares for a user's variable.
-namespace hidden {
-// The copy of an output's previous value a part receives (tascell::in).
-inline std::string input(const std::string& var) { return "_tin_" + var; }
-// The pointer to a C array's elements a piece receives.
-inline std::string array(const std::string& var) { return "_tarr_" + var; }
-// A lazy frame's saved reference (a pointer to what it refers to).
-inline std::string reference(const std::string& var) { return "_tref_" + var; }
-}  // namespace hidden
 
 struct lowering {
   const source& src;
@@ -40,6 +28,13 @@ struct lowering {
   // The file's name as a C string literal, for #line directives in text
   // the lowering emits twice (a lazy function's resume function).
   std::string line_file = "\"\"";
+  // The @dowork whose call this lowering writes as its arguments only (a
+  // lazy function's resume function passes them to dowork_resume or
+  // dowork_for_resume, lower_lazy.cpp), and for a loop the range it runs
+  // over there instead of its own.
+  const dowork_site* arguments_only = nullptr;
+  std::string arguments_range = {};
+  bool arguments_written = false;  // set when that @dowork was lowered
 
   // How generated code spells types: `bool`, no `struct`/`class` keyword.
   clang::PrintingPolicy type_policy() const;

@@ -115,7 +115,7 @@ bool travel(lowering& l, const captured_var& u, const clause_list& cl, bool writ
     clang::PrintingPolicy pp = l.type_policy();
     clang::QualType elem = ctx.getBaseElementType(vt);
     if (!written) elem.addConst();
-    std::string param = hidden::array(name);
+    std::string param = names::array(name);
     std::string count = std::to_string(ctx.getConstantArrayElementCount(at));
     clang::QualType whole = written || ctx.getBaseElementType(vt).isConstQualified()
                                 ? vt
@@ -146,7 +146,7 @@ bool travel(lowering& l, const captured_var& u, const clause_list& cl, bool writ
         clang::QualType elem = ctx.getBaseElementType(type->getPointeeType());
         clang::QualType flat = ctx.getPointerType(elem);
         std::string count = std::to_string(ctx.getConstantArrayElementCount(at));
-        std::string param = hidden::array(name);
+        std::string param = names::array(name);
         out.push_back({std::string(clause) + "reinterpret_cast<" + flat.getAsString(l.type_policy()) + ">(" + name +
                            "), (" + s->lo + ") * " + count + ", (" + s->len + ") * " + count + ")",
                        l.declaration(flat, param),
@@ -186,9 +186,9 @@ bool travel(lowering& l, const captured_var& u, const clause_list& cl, bool writ
     // (x += 1, or an assignment under a condition): it is copied in too.
     // Where the part runs on its owner both refer to the variable itself.
     if (!part || !only_assigns(part, v))
-      out.push_back({"tascell::in(" + name + ")", l.const_ref_declaration(type, hidden::input(name)),
-                     "if (__builtin_addressof(" + name + ") != __builtin_addressof(" + hidden::input(name) + ")) " +
-                         name + " = " + hidden::input(name) + "; "});
+      out.push_back({"tascell::in(" + name + ")", l.const_ref_declaration(type, names::input(name)),
+                     "if (__builtin_addressof(" + name + ") != __builtin_addressof(" + names::input(name) + ")) " +
+                         name + " = " + names::input(name) + "; "});
     out.push_back({"tascell::out(" + name + ")", l.ref_declaration(type, name)});
     return true;
   }
@@ -222,27 +222,29 @@ bool travel_this(lowering& l, const dowork_site& d, const this_use& t, bool writ
       ok = false;
     }
   if (!ok) return false;
-  std::string obj = d.in_piece ? "*_tth" : "*this";
+  const std::string& th = names::this_pointer;
+  std::string obj = d.in_piece ? "*" + th : "*this";
   std::string type = "std::remove_cvref_t<decltype(*this)>";
   if (written) {
-    cs.push_back({"tascell::in(" + obj + ")", "const " + type + "& _tself_in"});
-    cs.push_back({"tascell::out(" + obj + ")", type + "& _tself"});
-    prologue = "if (__builtin_addressof(_tself) != __builtin_addressof(_tself_in)) _tself = _tself_in; "
-               "[[maybe_unused]] auto* const _tth = __builtin_addressof(_tself); ";
+    cs.push_back({"tascell::in(" + obj + ")", "const " + type + "& " + names::self_in});
+    cs.push_back({"tascell::out(" + obj + ")", type + "& " + names::self});
+    prologue = "if (__builtin_addressof(" + names::self + ") != __builtin_addressof(" + names::self_in + ")) " +
+               names::self + " = " + names::self_in + "; [[maybe_unused]] auto* const " + th +
+               " = __builtin_addressof(" + names::self + "); ";
   } else {
-    cs.push_back({"tascell::in(" + obj + ")", "const " + type + "& _tself"});
-    prologue = "[[maybe_unused]] const auto* const _tth = __builtin_addressof(_tself); ";
+    cs.push_back({"tascell::in(" + obj + ")", "const " + type + "& " + names::self});
+    prologue = "[[maybe_unused]] const auto* const " + th + " = __builtin_addressof(" + names::self + "); ";
   }
   if (l.serial) return true;
   // [=, _tth] would capture explicitly what = captures: an init-capture.
   for (auto at : t.copy_default_captures)
-    if (l.this_rewritten.insert(l.src.offset(at)).second) l.edits.replace(l.src.offset(at), 4, "_tth = _tth", 1000);
+    if (l.this_rewritten.insert(l.src.offset(at)).second) l.edits.replace(l.src.offset(at), 4, th + " = " + th, 1000);
   for (auto at : t.this_tokens)
-    if (l.this_rewritten.insert(l.src.offset(at)).second) l.edits.replace(l.src.offset(at), 4, "_tth", 1000);
+    if (l.this_rewritten.insert(l.src.offset(at)).second) l.edits.replace(l.src.offset(at), 4, th, 1000);
   for (auto at : t.captures)
-    if (l.this_rewritten.insert(l.src.offset(at)).second) l.edits.replace(l.src.offset(at), 4, "_tth", 1000);
+    if (l.this_rewritten.insert(l.src.offset(at)).second) l.edits.replace(l.src.offset(at), 4, th, 1000);
   for (auto at : t.implicit_members)
-    if (l.this_rewritten.insert(l.src.offset(at)).second) l.edits.insert_open(l.src.offset(at), "_tth->", 1000);
+    if (l.this_rewritten.insert(l.src.offset(at)).second) l.edits.insert_open(l.src.offset(at), th + "->", 1000);
   return true;
 }
 
@@ -349,7 +351,8 @@ void lower_parts(lowering& l, const dowork_site& d, const clang::CompoundStmt* b
     return false;
   };
 
-  std::string head = std::string("tascell::dowork(") + ctx_name + ", " + options_text(cl);
+  const bool bare = l.arguments_only == &d;
+  std::string head = (bare ? "" : "tascell::dowork(" + names::ctx + ", ") + options_text(cl);
   if (!common_cs.empty()) {
     std::string list = clause_list_text(common_cs);
     head += "tascell::common(" + list.substr(0, list.size() - 2) + "), ";
@@ -360,7 +363,7 @@ void lower_parts(lowering& l, const dowork_site& d, const clang::CompoundStmt* b
     std::string open, close;
     if (i == 0) {
       // Part 0 is always run by the owner: it may use the frame directly.
-      open = std::string("[&]([[maybe_unused]] tascell::ctx ") + ctx_name + ") { ";
+      open = "[&]([[maybe_unused]] tascell::ctx " + names::ctx + ") { ";
       close = " }";
     } else {
       std::vector<piece_clause> cs;
@@ -380,7 +383,7 @@ void lower_parts(lowering& l, const dowork_site& d, const clang::CompoundStmt* b
         bool written = u.write != nullptr;
         if (!travel(l, u, cl, written, cs, "by a part of @dowork", parts[i])) return;
       }
-      open = "tascell::part(" + clause_list_text(cs) + "[]([[maybe_unused]] tascell::ctx " + ctx_name +
+      open = "tascell::part(" + clause_list_text(cs) + "[]([[maybe_unused]] tascell::ctx " + names::ctx +
              common_params + param_list_text(cs) + ") { " + prologue + prologue_text(cs);
       close = " })";
     }
@@ -388,7 +391,8 @@ void lower_parts(lowering& l, const dowork_site& d, const clang::CompoundStmt* b
     l.edits.insert_open(b, open, d.depth);
     l.edits.insert_close(e, close, d.depth);
   }
-  l.edits.replace(l.src.offset(body->getRBracLoc()), 1, ");", d.depth);
+  l.edits.replace(l.src.offset(body->getRBracLoc()), 1, bare ? "" : ");", d.depth);
+  if (bare) l.arguments_written = true;
 }
 
 // ------------------------------------------------------------------ loops ---
@@ -539,16 +543,19 @@ void lower_loop_body(lowering& l, const dowork_site& d, const VarDecl* var, cons
   if (l.serial || !ok) return;
   std::string name = var->getNameAsString();
   std::string type = l.value_type(var);
-  std::string head = std::string("tascell::dowork_for(") + ctx_name + ", " + options_text(cl) + range + ", " +
-                     clause_list_text(cs) + "[](";
-  if (uses_ctx(l, body, all)) head.append("[[maybe_unused]] tascell::ctx ").append(ctx_name).append(", ");
-  head.append("std::int64_t _ti").append(param_list_text(cs)).append(")");
+  const bool bare = l.arguments_only == &d;
+  std::string head = (bare ? "" : "tascell::dowork_for(" + names::ctx + ", ") + options_text(cl) +
+                     (bare ? l.arguments_range : range) + ", " + clause_list_text(cs) + "[](";
+  if (uses_ctx(l, body, all)) head.append("[[maybe_unused]] tascell::ctx ").append(names::ctx).append(", ");
+  head.append("std::int64_t ").append(names::iteration).append(param_list_text(cs)).append(")");
   if (inline_body) head.append(" TASCELL_LAMBDA_INLINE");
   head.append(" { [[maybe_unused]] ");
-  head.append(l.declaration(l.value_qual_type(var), name)).append(" = static_cast<").append(type).append(">(_ti); ");
+  head.append(l.declaration(l.value_qual_type(var), name)).append(" = static_cast<").append(type).append(">(");
+  head.append(names::iteration).append("); ");
   head.append(prologue).append(prologue_text(cs));
   l.edits.replace(head_begin, head_end - head_begin, head, d.depth);
-  l.edits.insert_close(l.src.end_of_stmt(body), " });", d.depth);
+  l.edits.insert_close(l.src.end_of_stmt(body), bare ? " }" : " });", d.depth);
+  if (bare) l.arguments_written = true;
   // `continue` ends this iteration: a return from the body.
   for (const auto* c : x.continues) l.edits.replace(l.src.offset(c->getBeginLoc()), 8, "return  ", d.depth + 1);
 }

@@ -352,10 +352,10 @@ bool lazy_loop(const lowering& l, const dowork_site& d, const constructs& all, c
   // Each point's variables by distinct names (a case of the resume
   // function declares them all).
   for (const auto& in : pt.inners) {
-    std::set<std::string> names;
-    for (const VarDecl* v : saved) names.insert(v->getNameAsString());
+    std::set<std::string> seen;
+    for (const VarDecl* v : saved) seen.insert(v->getNameAsString());
     for (const VarDecl* v : in.vars)
-      if (!names.insert(v->getNameAsString()).second) return false;
+      if (!seen.insert(v->getNameAsString()).second) return false;
   }
   return true;
 }
@@ -430,15 +430,15 @@ std::string saved_values(const std::vector<const VarDecl*>& vars) {
 std::string restored_names(const std::vector<const VarDecl*>& vars) {
   std::string s;
   for (const VarDecl* v : vars)
-    s += ", " + (v->getType()->isReferenceType() ? hidden::reference(v->getNameAsString()) : v->getNameAsString());
+    s += ", " + (v->getType()->isReferenceType() ? names::reference(v->getNameAsString()) : v->getNameAsString());
   return s;
 }
 // The call that saves a frame: its values (", a, b") by value, or, past
 // four of them, as one tuple (lazy.hpp: lazy_save_tuple).
 std::string save_call(const std::string& site, const std::string& values) {
   const auto n = std::count(values.begin(), values.end(), ',');  // names hold no comma
-  if (n <= 4) return "tascell::translated::lazy_save(" + std::string(ctx_name) + ", " + site + values + ");";
-  return "tascell::translated::lazy_save_tuple(" + std::string(ctx_name) + ", " + site + ", std::tuple(" +
+  if (n <= 4) return "tascell::translated::lazy_save(" + names::ctx + ", " + site + values + ");";
+  return "tascell::translated::lazy_save_tuple(" + names::ctx + ", " + site + ", std::tuple(" +
          values.substr(2) + "));";
 }
 
@@ -451,58 +451,49 @@ std::string line_directive(const lowering& l, std::size_t offset) {
 }
 
 // The text of [b, e) lowered as it is everywhere else (the calls of @task
-// functions in it get the ctx; its @dowork statements are lowered eagerly):
-// the edits go into a list of their own, and the span is cut out of the
-// result. `quiet`: what the lowering reports has been reported already (the
-// @dowork statements of the rest of a function, each lowered once before as
-// its own resume point's).
-std::string lowered(lowering& l, std::size_t b, std::size_t e, const constructs& all, bool quiet = false) {
+// functions in it get the ctx; its @dowork statements are lowered eagerly),
+// the edits in a list of their own. `quiet`: what the lowering reports has
+// been reported already (the @dowork statements of the rest of a function,
+// each lowered once before as its own resume point's). `arguments_only`:
+// that @dowork's call is written as its arguments (lowering::arguments_only),
+// a loop's over `loop_range` (*written tells whether it was lowered).
+std::string lowered(lowering& l, std::size_t b, std::size_t e, const constructs& all, bool quiet = false,
+                    const dowork_site* arguments_only = nullptr, const std::string& loop_range = "",
+                    bool* written = nullptr) {
   edit_list edits;
   diagnostics discard("", "");
   lowering own{l.src, quiet ? discard : l.diag, edits, false};
   own.line_file = l.line_file;
+  own.arguments_only = arguments_only;
+  own.arguments_range = loop_range;
   for (const auto& d : all.doworks)
     if (range{b, e}.has(l.src.offset(d.body->getBeginLoc()))) lower_dowork(own, d, all);
   for (const auto& c : all.calls)
     if (range{b, e}.has(l.src.offset(c.call->getBeginLoc()))) lower_task_call(own, c);
   for (const auto& w : all.winds)
     if (range{b, e}.has(l.src.offset(w.stmt->getBeginLoc()))) lower_wind(own, w, all);
-  edits.insert_open(b, "\x01", -1000000);
-  edits.insert_close(e, "\x02", -1000000);  // after whatever else closes there
-  std::string text = edits.apply(l.src.text());
-  std::size_t from = text.find('\x01'), to = text.find('\x02');
-  return from == std::string::npos || to == std::string::npos ? "" : text.substr(from + 1, to - from - 1);
+  if (written) *written = own.arguments_written;
+  return edits.apply(l.src.text(), b, e);
 }
 
-// The eager lowering of the statement whose text is [b, e), a call
-// `tascell::<callee>(_tc, args);`: its args, or "" when it is not.
-std::string eager_arguments(lowering& l, std::size_t b, std::size_t e, const std::string& callee,
-                            const constructs& all) {
-  std::string cut = lowered(l, b, e, all);
-  std::string head = "tascell::" + callee + "(" + ctx_name + ", ";
-  if (cut.compare(0, head.size(), head) != 0 || cut.size() < head.size() + 2 || cut.substr(cut.size() - 2) != ");")
-    return "";
-  return cut.substr(head.size(), cut.size() - head.size() - 2);
+// The eager lowering of a @dowork, as the arguments of tascell::dowork (a
+// lazy function's resume function passes them to dowork_resume); of a
+// @dowork for, as those of tascell::dowork_for over `loop_range` instead of
+// its own (for dowork_for_resume). "" when it cannot be lowered.
+std::string eager_arguments(lowering& l, const dowork_site& d, const constructs& all,
+                            const std::string& loop_range = "") {
+  std::size_t b = llvm::isa<ForStmt>(d.body) ? l.src.offset(llvm::cast<ForStmt>(d.body)->getForLoc())
+                                             : l.src.offset(llvm::cast<CompoundStmt>(d.body)->getLBracLoc());
+  bool written = false;
+  std::string args = lowered(l, b, l.src.end_of_stmt(d.body), all, false, &d, loop_range, &written);
+  return written ? args : "";
 }
 
-// The eager lowering of a @dowork, as the arguments of tascell::dowork.
-std::string eager_arguments(lowering& l, const dowork_site& d, const constructs& all) {
-  const auto* body = llvm::cast<CompoundStmt>(d.body);
-  return eager_arguments(l, l.src.offset(body->getLBracLoc()), l.src.end_of_stmt(body), "dowork", all);
-}
-
-// The eager lowering of a @dowork for, as the arguments of
-// tascell::dowork_for around its range: `options` before it, `rest` after
-// it (", clauses..., body"). False when it cannot be lowered.
-bool eager_for_arguments(lowering& l, const dowork_site& d, const std::string& range_expr, const constructs& all,
-                         std::string& options, std::string& rest) {
-  const auto* loop = llvm::cast<ForStmt>(d.body);
-  std::string args = eager_arguments(l, l.src.offset(loop->getForLoc()), l.src.end_of_stmt(loop), "dowork_for", all);
-  std::size_t at = args.find(range_expr);
-  if (at == std::string::npos) return false;
-  options = args.substr(0, at);
-  rest = args.substr(at + range_expr.size());
-  return true;
+// A lazy @dowork for's range as a list of its parts ("first, count, step"),
+// and its induction variable's value at the iteration the loop is at.
+std::string range_list() { return names::range_first + ", " + names::range_count + ", " + names::range_step; }
+std::string induction_value() {
+  return names::range_first + " + " + names::lazy_iteration + " * " + names::range_step;
 }
 
 // The variables a loop's resume point saves: those after the induction
@@ -518,7 +509,7 @@ std::string declarations(const lowering& l, const std::vector<const VarDecl*>& v
     s += " " +
          (v->getType()->isReferenceType()
               ? l.declaration(l.src.ast().getPointerType(v->getType().getNonReferenceType()),
-                              hidden::reference(v->getNameAsString()))
+                              names::reference(v->getNameAsString()))
               : l.declaration(l.value_qual_type(v), v->getNameAsString())) +
          "{};";
   return s;
@@ -527,7 +518,7 @@ std::string bound_references(const lowering& l, const std::vector<const VarDecl*
   std::string s;
   for (const VarDecl* v : vars)
     if (v->getType()->isReferenceType())
-      s += " " + l.declaration(v->getType(), v->getNameAsString()) + " = *" + hidden::reference(v->getNameAsString()) +
+      s += " " + l.declaration(v->getType(), v->getNameAsString()) + " = *" + names::reference(v->getNameAsString()) +
            ";";
   return s;
 }
@@ -537,7 +528,7 @@ std::string resumed_call(const lowering& l, const Stmt* stmt, const CallExpr* ca
   std::size_t b = l.src.offset(stmt->getBeginLoc()), e = l.src.end_of_stmt(stmt);
   std::size_t cb = l.src.offset(call->getBeginLoc()), ce = l.src.end_of_token(call->getRParenLoc());
   return line_directive(l, b) + std::string(l.src.text().substr(b, cb - b)) +
-         call->getDirectCallee()->getNameAsString() + "__tascell_resume(" + ctx_name + ", _trec)" +
+         names::resume(call->getDirectCallee()->getNameAsString()) + "(" + names::ctx + ", " + names::records + ")" +
          std::string(l.src.text().substr(ce, e - ce)) + "\n";
 }
 
@@ -573,7 +564,7 @@ std::string rest_of_iteration(lowering& l, const lazy_function::inner& in, std::
     return "{ " + inner + line_directive(l, after) +
            lowered(l, after, l.src.offset(c->getRBracLoc()), all, true) + "\n}";
   }
-  const std::string turn = "_tb" + std::to_string(k);
+  const std::string turn = names::turn(k);
   auto one_turn = [&](const std::string& then) {
     return "{ int " + turn + " = 0; for (; " + turn + " < 1; ++" + turn + ") { " + inner + " } if (" + turn +
            " == 1) " + then + " }";
@@ -599,16 +590,18 @@ std::string rest_of_iteration(lowering& l, const lazy_function::inner& in, std::
 // from iteration _tk (dowork_for_resume), the owner first finishing
 // iteration _tk (rest_of_iteration). "" when it cannot be lowered.
 std::string loop_case(lowering& l, const lazy_function::point& pt, std::size_t j, const constructs& all) {
-  std::string options, rest;
-  if (!eager_for_arguments(l, *pt.dowork, pt.range, all, options, rest)) return "";
-  const std::string frame = restored_names(pt.saved) + ", _trf, _trn, _trs, _tk";
-  std::string s = declarations(l, pt.saved) + " std::int64_t _trf{}, _trn{}, _trs{}, _tk{};" +
-                  " const int _tsite = tascell::translated::lazy_site(_trec) & 0xffff;" +
-                  " auto _tgo = [&](tascell::translated::resume_first _tfirst) { tascell::translated::dowork_for_resume(" + ctx_name +
-                  ", _tk, _tfirst, " +
-                  line_directive(l, l.src.offset(llvm::cast<ForStmt>(pt.dowork->body)->getForLoc())) + options +
-                  "tascell::range::of_count(_trf, _trn, _trs)" + rest + "); };\nswitch (_tsite) {\ncase 0: tascell::translated::lazy_restore(_trec" + frame +
-                  "); _tgo(nullptr); break;";
+  const std::string args = eager_arguments(l, *pt.dowork, all, "tascell::range::of_count(" + range_list() + ")");
+  if (args.empty()) return "";
+  const std::string &rec = names::records, &site = names::site, &go = names::rebuild, &k = names::lazy_iteration;
+  const std::string frame = restored_names(pt.saved) + ", " + range_list() + ", " + k;
+  std::string s = declarations(l, pt.saved) + " std::int64_t " + names::range_first + "{}, " + names::range_count +
+                  "{}, " + names::range_step + "{}, " + k + "{};" + " const int " + site +
+                  " = tascell::translated::lazy_site(" + rec + ") & 0xffff;" + " auto " + go +
+                  " = [&](tascell::translated::resume_first " + names::first +
+                  ") { tascell::translated::dowork_for_resume(" + names::ctx + ", " + k + ", " + names::first + ", " +
+                  line_directive(l, l.src.offset(llvm::cast<ForStmt>(pt.dowork->body)->getForLoc())) + args +
+                  "); };\nswitch (" + site +
+                  ") {\ncase 0: tascell::translated::lazy_restore(" + rec + frame + "); " + go + "(nullptr); break;";
   for (std::size_t m = 0; m < pt.inners.size(); ++m) {
     const lazy_function::inner& in = pt.inners[m];
     for (bool resumed : {true, false}) {
@@ -617,14 +610,14 @@ std::string loop_case(lowering& l, const lazy_function::point& pt, std::size_t j
       const std::vector<const VarDecl*> vars = after_induction(in);
       const std::string type = l.value_type(in.vars[0]);
       s += "\ncase " + std::to_string(2 * m + (resumed ? 1 : 2)) + ": {" + declarations(l, vars) +
-           " tascell::translated::lazy_restore(_trec" + frame + restored_names(vars) + ");" + bound_references(l, vars) +
-           " [[maybe_unused]] " + l.declaration(l.value_qual_type(in.vars[0]), in.vars[0]->getNameAsString()) +
-           " = static_cast<" + type +
-           ">(_trf + _tk * _trs); _tgo([&]([[maybe_unused]] tascell::ctx " + ctx_name + ") { do { " +
-           iteration + " } while (0); }); break; }";
+           " tascell::translated::lazy_restore(" + rec + frame + restored_names(vars) + ");" +
+           bound_references(l, vars) + " [[maybe_unused]] " +
+           l.declaration(l.value_qual_type(in.vars[0]), in.vars[0]->getNameAsString()) + " = static_cast<" + type +
+           ">(" + induction_value() + "); " + go + "([&]([[maybe_unused]] tascell::ctx " + names::ctx +
+           ") { do { " + iteration + " } while (0); }); break; }";
     }
   }
-  return s + "\ndefault: tascell::translated::lazy_bad_site(" + std::to_string(j << 16) + " + _tsite);\n}";
+  return s + "\ndefault: tascell::translated::lazy_bad_site(" + std::to_string(j << 16) + " + " + site + ");\n}";
 }
 
 // The resume function (lazy.hpp), emitted after the external entry: one
@@ -633,11 +626,12 @@ std::string loop_case(lowering& l, const lazy_function::point& pt, std::size_t j
 std::string resume_text(lowering& l, const lazy_function& f, const constructs& all) {
   const std::string name = f.fn->getNameAsString();
   const bool is_void = f.fn->getReturnType()->isVoidType();
+  const std::string &rec = names::records, &site = names::site, &go = names::rebuild;
   std::string s = "\nstatic " +
-                  l.declaration(f.fn->getReturnType(), name + "__tascell_resume([[maybe_unused]] tascell::ctx " +
-                                                          ctx_name +
-                                                          ", [[maybe_unused]] tascell::translated::lazy_records& _trec)") +
-                  " {\nswitch (tascell::translated::lazy_site(_trec) >> 16) {";
+                  l.declaration(f.fn->getReturnType(),
+                                names::resume(name) + "([[maybe_unused]] tascell::ctx " + names::ctx +
+                                    ", [[maybe_unused]] tascell::translated::lazy_records& " + rec + ")") +
+                  " {\nswitch (tascell::translated::lazy_site(" + rec + ") >> 16) {";
   std::size_t rbrace = l.src.offset(llvm::cast<CompoundStmt>(f.fn->getBody())->getRBracLoc());
   for (std::size_t j = 0; j < f.points.size(); ++j) {
     const lazy_function::point& pt = f.points[j];
@@ -648,23 +642,25 @@ std::string resume_text(lowering& l, const lazy_function& f, const constructs& a
       s += c;
     } else {
       s += declarations(l, pt.saved);
-      s += " [[maybe_unused]] const int _tsite = tascell::translated::lazy_restore(_trec" + restored_names(pt.saved) +
-           ") & 0xffff;";
+      s += " [[maybe_unused]] const int " + site + " = tascell::translated::lazy_restore(" + rec +
+           restored_names(pt.saved) + ") & 0xffff;";
       if (pt.dowork) {
         std::string args = eager_arguments(l, *pt.dowork, all);
         if (args.empty()) return "";
-        s += " auto _tgo = [&](std::int64_t _tk, tascell::translated::resume_first _tfirst) { tascell::translated::dowork_resume(" +
-             std::string(ctx_name) + ", _tk, _tfirst, ";
+        s += " auto " + go + " = [&](std::int64_t " + names::lazy_iteration + ", tascell::translated::resume_first " +
+             names::first + ") { tascell::translated::dowork_resume(" + names::ctx + ", " + names::lazy_iteration +
+             ", " + names::first + ", ";
         s += line_directive(l, l.src.offset(llvm::cast<CompoundStmt>(pt.dowork->body)->getLBracLoc())) + args +
              "); };";
-        s += "\nswitch (_tsite) {";
+        s += "\nswitch (" + site + ") {";
         for (std::size_t k = 0; k < pt.parts.size(); ++k) {
           if (!pt.parts[k].direct) continue;
-          s += "\ncase " + std::to_string(2 * k + 1) + ": _tgo(" + std::to_string(k) + ", [&]([[maybe_unused]] tascell::ctx " +
-               ctx_name + ") {" + resumed_call(l, pt.parts[k].stmt, pt.parts[k].call) + "}); break;";
+          s += "\ncase " + std::to_string(2 * k + 1) + ": " + go + "(" + std::to_string(k) +
+               ", [&]([[maybe_unused]] tascell::ctx " + names::ctx + ") {" +
+               resumed_call(l, pt.parts[k].stmt, pt.parts[k].call) + "}); break;";
         }
-        s += "\ndefault: if (_tsite % 2 != 0) tascell::translated::lazy_bad_site(" + std::to_string(j << 16) +
-             " + _tsite); _tgo(_tsite / 2, nullptr); break;\n}";
+        s += "\ndefault: if (" + site + " % 2 != 0) tascell::translated::lazy_bad_site(" + std::to_string(j << 16) +
+             " + " + site + "); " + go + "(" + site + " / 2, nullptr); break;\n}";
       } else {
         s += resumed_call(l, pt.stmt, pt.call);
       }
@@ -673,8 +669,8 @@ std::string resume_text(lowering& l, const lazy_function& f, const constructs& a
     s += line_directive(l, after) + lowered(l, after, rbrace, all, true) + (is_void ? "\nreturn;\n}" : "\n}");
   }
   // Every case returns (or falls off the end where the function itself does).
-  s += "\ndefault: tascell::translated::lazy_bad_site(tascell::translated::lazy_site(_trec));\n}\n__builtin_unreachable();\n}" +
-       line_directive(l, rbrace);
+  s += "\ndefault: tascell::translated::lazy_bad_site(tascell::translated::lazy_site(" + rec +
+       "));\n}\n__builtin_unreachable();\n}" + line_directive(l, rbrace);
   return s;
 }
 
@@ -767,20 +763,20 @@ void lower_lazy_function(lowering& l, const lazy_function& f) {
   const std::string ret = unwind_return(f);
   for (std::size_t j = 0; j < f.points.size(); ++j) {
     const lazy_function::point& pt = f.points[j];
-    const std::string names = saved_values(pt.saved), base = std::to_string(j << 16);
+    const std::string saved_names = saved_values(pt.saved), base = std::to_string(j << 16);
     auto save = [&](const std::string& site) {
-      return save_call(site, names) + " " + ret;
+      return save_call(site, saved_names) + " " + ret;
     };
     auto direct_call = [&](const CallExpr* call, int depth) {
       const auto* ref = llvm::cast<DeclRefExpr>(call->getCallee()->IgnoreImpCasts());
       std::string callee = call->getDirectCallee()->getNameAsString();
-      l.edits.replace(l.src.offset(ref->getLocation()), callee.size(), callee + "__tascell_body", depth);
+      l.edits.replace(l.src.offset(ref->getLocation()), callee.size(), names::body(callee), depth);
     };
     if (!pt.dowork) {
       // A call statement: only its callee's unwinding passes here.
       direct_call(pt.call, 1);
       l.edits.insert_close(l.src.end_of_stmt(pt.stmt),
-                           std::string(" if (tascell::translated::lazy_unwound(") + ctx_name + ")) [[unlikely]] { " +
+                           " if (tascell::translated::lazy_unwound(" + names::ctx + ")) [[unlikely]] { " +
                                save(base + " + 1") + " }",
                            0);
       continue;
@@ -794,14 +790,14 @@ void lower_lazy_function(lowering& l, const lazy_function& f) {
     // eager @dowork's when(), dowork_resume): when false, the rest runs as
     // plain code.
     const std::string cond = clauses_of(d).condition;
-    const std::string when = "_tw" + std::to_string(j);
+    const std::string when = names::condition(j);
     const std::string decl_when = cond.empty() ? "" : "const bool " + when + " = static_cast<bool>(" + cond + "); ";
-    const std::string poll = cond.empty() ? std::string("tascell::translated::lazy_poll(") + ctx_name + ")"
-                                          : when + " && tascell::translated::lazy_poll(" + ctx_name + ")";
+    const std::string poll = cond.empty() ? "tascell::translated::lazy_poll(" + names::ctx + ")"
+                                          : when + " && tascell::translated::lazy_poll(" + names::ctx + ")";
     const std::string check =
-        cond.empty() ? std::string("tascell::translated::lazy_check(") + ctx_name + ")"
-                     : when + " ? tascell::translated::lazy_check(" + ctx_name +
-                           ") : static_cast<int>(tascell::translated::lazy_unwound(" + ctx_name + "))";
+        cond.empty() ? "tascell::translated::lazy_check(" + names::ctx + ")"
+                     : when + " ? tascell::translated::lazy_check(" + names::ctx +
+                           ") : static_cast<int>(tascell::translated::lazy_unwound(" + names::ctx + "))";
     if (!pt.range.empty()) {
       // A @dowork for: a plain loop over the iterations of its range,
       // computed once as the eager lowering does, which checks after each
@@ -815,29 +811,35 @@ void lower_lazy_function(lowering& l, const lazy_function& f) {
       // after and the frame goes on unwinding (lower_wind, wind_exits).
       const auto* loop = llvm::cast<ForStmt>(d.body);
       const auto* var = llvm::cast<VarDecl>(llvm::cast<DeclStmt>(loop->getInit())->getSingleDecl());
-      const std::string type = l.value_type(var), frame = names + ", _trf, _trn, _trs, _tk";
+      const std::string& k = names::lazy_iteration;
+      const std::string type = l.value_type(var), frame = saved_names + ", " + range_list() + ", " + k;
       std::size_t b = l.src.offset(loop->getForLoc()), e = l.src.offset(loop->getRParenLoc()) + 1;
       const std::string polled = "if (" + poll + ") [[unlikely]] { " + save_call(base, frame) + " " + ret + " } ";
       const std::string loops = pt.inners.empty()
-                                    ? "for (std::int64_t _tk = 0; _tk < _trn; ++_tk) { " + polled
-                                    : "std::int64_t _tk = 0; " + polled + "for (; _tk < _trn; ++_tk) { ";
+                                    ? "for (std::int64_t " + k + " = 0; " + k + " < " + names::range_count + "; ++" +
+                                          k + ") { " + polled
+                                    : "std::int64_t " + k + " = 0; " + polled + "for (; " + k + " < " +
+                                          names::range_count + "; ++" + k + ") { ";
       l.edits.replace(b, e - b,
-                      "{ " + decl_when + "const tascell::range _tr = " + pt.range +
-                          "; const std::int64_t _trf = _tr.first, _trn = _tr.count, _trs = _tr.step; " + loops +
+                      "{ " + decl_when + "const tascell::range " + names::range + " = " + pt.range +
+                          "; const std::int64_t " + names::range_first + " = " + names::range + ".first, " +
+                          names::range_count + " = " + names::range + ".count, " + names::range_step + " = " +
+                          names::range + ".step; " + loops +
                           "[[maybe_unused]] " + l.declaration(l.value_qual_type(var), var->getNameAsString()) +
-                          " = static_cast<" + type + ">(_trf + _tk * _trs);",
+                          " = static_cast<" + type + ">(" + induction_value() + ");",
                       d.depth);
       l.edits.insert_close(l.src.end_of_stmt(loop->getBody()), " } }", d.depth);
       for (std::size_t m = 0; m < pt.inners.size(); ++m) {
         const lazy_function::inner& in = pt.inners[m];
         direct_call(in.call, d.depth + 1);
-        std::string site = "(_tlz == 1 ? " + base + " + " + std::to_string(2 * m + 1) + " : " + base + " + " +
-                           std::to_string(2 * m + 2) + ")";
+        std::string site = "(" + names::unwinding + " == 1 ? " + base + " + " + std::to_string(2 * m + 1) + " : " +
+                           base + " + " + std::to_string(2 * m + 2) + ")";
         // In braces: the statement may be a branch of an if. The check is
         // deeper than any construct closing at the same offset.
         l.edits.insert_open(l.src.offset(in.stmt->getBeginLoc()), "{ ", d.depth);
         l.edits.insert_close(l.src.end_of_stmt(in.stmt),
-                             " if (int _tlz = " + check + ") [[unlikely]] { " + save_call(site, frame + saved_values(after_induction(in))) + " " +
+                             " if (int " + names::unwinding + " = " + check + ") [[unlikely]] { " +
+                                 save_call(site, frame + saved_values(after_induction(in))) + " " +
                                  (in.winds.empty() ? ret : "return true;") + " } }",
                              1000);
       }
@@ -860,11 +862,12 @@ void lower_lazy_function(lowering& l, const lazy_function& f) {
       if (p.direct) direct_call(p.call, d.depth + 1);
       // After part k: unwinding from the callee (site 2k+1), or from here
       // (site 2k+2: parts k+1.. not started; never after the last part).
-      std::string site = "(_tlz == 1 ? " + base + " + " + std::to_string(2 * k + 1) + " : " + base + " + " +
-                         std::to_string(2 * k + 2) + ")";
-      const std::string unwound = std::string("static_cast<int>(tascell::translated::lazy_unwound(") + ctx_name + "))";
+      std::string site = "(" + names::unwinding + " == 1 ? " + base + " + " + std::to_string(2 * k + 1) + " : " +
+                         base + " + " + std::to_string(2 * k + 2) + ")";
+      const std::string unwound = "static_cast<int>(tascell::translated::lazy_unwound(" + names::ctx + "))";
       l.edits.insert_close(l.src.end_of_stmt(p.stmt),
-                           " if (int _tlz = " + (k + 1 == n ? unwound : check) + ") [[unlikely]] { " + save(site) + " }",
+                           " if (int " + names::unwinding + " = " + (k + 1 == n ? unwound : check) +
+                               ") [[unlikely]] { " + save(site) + " }",
                            d.depth);
     }
   }

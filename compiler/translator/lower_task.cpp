@@ -93,8 +93,9 @@ std::string lazy_prototypes(const lowering& l, const clang::FunctionDecl* d, boo
   clang::QualType ret = d->getReturnType();
   std::string name = d->getNameAsString();
   std::string s;
-  if (with_body) s += "static inline " + l.declaration(ret, name + "__tascell_body(" + l.param_types(d) + ")") + "; ";
-  return s + "static " + l.declaration(ret, name + "__tascell_resume(tascell::ctx, tascell::translated::lazy_records&)") +
+  if (with_body) s += "static inline " + l.declaration(ret, names::body(name) + "(" + l.param_types(d) + ")") + "; ";
+  return s + "static " +
+         l.declaration(ret, names::resume(name) + "(tascell::ctx, tascell::translated::lazy_records&)") +
          "; ";
 }
 
@@ -107,13 +108,13 @@ void inline_body(lowering& l, const clang::FunctionDecl* d, const lazy_function*
     return;
   for (const clang::ParmVarDecl* p : d->parameters())
     if (p->hasDefaultArg()) return;  // the external prototype would lose it
-  std::string name = d->getNameAsString(), body = name + "__tascell_body";
-  std::string params = "tascell::ctx " + std::string(ctx_name), types = l.param_types(d);
+  std::string name = d->getNameAsString(), body = names::body(name);
+  std::string params = "tascell::ctx " + names::ctx, types = l.param_types(d);
   // The body of a file whose lazy winds write no node runs above a lazy mark.
-  std::string args = lazy && lazy->marks ? "tascell::translated::lazy_enter(" + std::string(ctx_name) + ")"
-                                         : std::string(ctx_name);
+  std::string args = lazy && lazy->marks ? "tascell::translated::lazy_enter(" + names::ctx + ")"
+                                         : names::ctx;
   for (unsigned i = 0; i < d->getNumParams(); ++i) {
-    std::string p = "_tp" + std::to_string(i);
+    std::string p = names::parameter(i);
     params += ", " + l.declaration(d->getParamDecl(i)->getType(), p);
     args += ", static_cast<decltype(" + p + ")&&>(" + p + ")";
   }
@@ -121,7 +122,7 @@ void inline_body(lowering& l, const clang::FunctionDecl* d, const lazy_function*
   std::string linkage = is_static ? "static " : "";
   // A prototype of the external function, so the body may call it.
   std::size_t start = l.src.offset(d->getOuterLocStart());
-  std::string resume = name + "__tascell_resume";
+  std::string resume = names::resume(name);
   std::string protos = linkage + l.declaration(d->getReturnType(), name + "(" + types + ")") + "; ";
   if (lazy) protos += lazy_prototypes(l, d, false);
   l.edits.insert_open(start, protos + (is_static ? "inline " : "static inline "), 0);
@@ -131,12 +132,12 @@ void inline_body(lowering& l, const clang::FunctionDecl* d, const lazy_function*
   std::string call = body + "(" + args + ")";
   std::string entry = "return " + call + ";";
   if (lazy) {
-    std::string unwound = std::string("if (tascell::translated::lazy_unwound(") + ctx_name + ")) [[unlikely]] ";
-    std::string bottom = std::string("tascell::translated::lazy_bottom(") + ctx_name + ", &" + resume + ");";
+    std::string unwound = "if (tascell::translated::lazy_unwound(" + names::ctx + ")) [[unlikely]] ";
+    std::string bottom = "tascell::translated::lazy_bottom(" + names::ctx + ", &" + resume + ");";
     entry = d->getReturnType()->isVoidType() ? call + "; " + unwound + bottom
-                                              : l.declaration(d->getReturnType(), "_tr") + " = " + call + "; " +
+                                              : l.declaration(d->getReturnType(), names::result) + " = " + call + "; " +
                                                     unwound + "return " + bottom +
-                                                    " return _tr;";
+                                                    " return " + names::result + ";";
   }
   l.edits.insert_close(end, " " + linkage + l.declaration(d->getReturnType(), name + "(" + params + ")") + " { " +
                                 entry + " }" +
@@ -174,7 +175,7 @@ void lower_task_function(lowering& l, const task_function& f, const lazy_functio
   }
   std::size_t at = l.src.offset(ftl.getLParenLoc()) + 1;
   std::string param = "[[maybe_unused]] tascell::ctx ";
-  param.append(ctx_name);
+  param.append(names::ctx);
   if (f.decl->getNumParams() > 0) param.append(", ");
   l.edits.insert_open(at, param, 0);
   if (f.decl->doesThisDeclarationHaveABody()) {
@@ -195,13 +196,13 @@ void lower_task_call(lowering& l, const task_call& c) {
     l.diag.error(l.src.pos(c.call->getBeginLoc()), "cannot find the arguments of this call to a @task function");
     return;
   }
-  std::string arg = ctx_name;
+  std::string arg = names::ctx;
   if (c.call->getNumArgs() > 0) arg.append(", ");
   l.edits.insert_open(paren + 1, arg, 1000);
   if (c.root) {
     // A root call from ordinary code: run it as the root task.
     std::string head = "tascell::root([&](tascell::ctx ";
-    head.append(ctx_name).append(") { return ");
+    head.append(names::ctx).append(") { return ");
     l.edits.insert_open(l.src.offset(c.call->getBeginLoc()), head, -1);
     l.edits.insert_close(l.src.end_of_token(c.call->getEndLoc()), "; })", -1);
   }
@@ -233,7 +234,7 @@ void lower_runtime_call(lowering& l, const runtime_call& c, const constructs& al
   }
   if (l.serial) return;  // the serial prelude defines them without a context
   std::size_t paren = l.src.find_next(l.src.end_of_token(c.call->getCallee()->getEndLoc()), '(');
-  if (paren != std::string_view::npos) l.edits.insert_open(paren + 1, ctx_name, 1000);
+  if (paren != std::string_view::npos) l.edits.insert_open(paren + 1, names::ctx, 1000);
 }
 
 }  // namespace tascell::translator

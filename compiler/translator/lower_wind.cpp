@@ -309,9 +309,9 @@ std::string wind_open(lowering& l, const wind_site& w, const constructs& all, bo
   std::vector<std::string> by_value = by_value_names(l, w, all, used);
   // Around a resume point of a lazy body: no node (lazy.hpp, lazy_wind).
   std::string text = lazy ? "if (tascell::translated::lazy_wind(" : "tascell::wind(";
-  text += ctx_name;
+  text += names::ctx;
   text += ", " + capture_list(before, by_value) + " { " + before + "; }, " + capture_list(after, by_value) + " { " +
-          after + "; }, [&]([[maybe_unused]] tascell::ctx " + ctx_name + (lazy ? ") -> bool { " : ") { ");
+          after + "; }, [&]([[maybe_unused]] tascell::ctx " + names::ctx + (lazy ? ") -> bool { " : ") { ");
   return text;
 }
 

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Translated code starts on a cache line (decisions.md, "Translated code
+starts on a cache line").
+
+Builds a .tcpp file with the tascell++ driver, as a user does, and checks
+that every function of it starts at an address that is a multiple of 64,
+and that the object's .text asks for 64-byte alignment; with
+`-falign-functions=16` on the command line the driver adds nothing (.text
+aligned at 16). Then the same for a program built by CMake's
+tascell_add_executable (its translated functions, by nm).
+
+usage: check_alignment.py TASCELLXX FILE.tcpp CMAKE_BUILT_BINARY FUNCTION
+  FUNCTION: a @task function of both programs (its body, FUNCTION__tascell_body, is checked)
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+
+def text_alignment(obj):
+    """The alignment .text asks for in an object (readelf -SW, column Al)."""
+    out = subprocess.run(["readelf", "-SW", obj], capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        m = re.match(r"\s*\[\s*\d+\]\s+\.text\s+\S+\s+\S+\s+\S+\s+\S+\s+\S+\s+\S*\s+\d+\s+\d+\s+(\d+)\s*$", line)
+        if m:
+            return int(m.group(1))
+    raise SystemExit("check_alignment: no .text section in %s:\n%s" % (obj, out))
+
+
+def function_addresses(binary, needle):
+    out = subprocess.run(["nm", "-C", binary], capture_output=True, text=True, check=True).stdout
+    found = {}
+    for line in out.splitlines():
+        f = line.split(None, 2)
+        if len(f) == 3 and f[1] in "tT" and needle in f[2] and "[clone" not in f[2]:
+            found[f[2]] = int(f[0], 16)
+    if not found:
+        raise SystemExit("check_alignment: no function named like %s in %s (nm)" % (needle, binary))
+    return found
+
+
+def main():
+    if len(sys.argv) != 5:
+        raise SystemExit(__doc__)
+    tascellxx, source, cmake_binary, fn = sys.argv[1:]
+    failures = []
+    with tempfile.TemporaryDirectory(prefix="tascell-align-") as tmp:
+        inc = ["-I", os.path.dirname(os.path.abspath(source))]
+        for flags, want in (([], 64), (["-falign-functions=16"], 16)):
+            obj = os.path.join(tmp, "a.o")
+            subprocess.run([tascellxx, "-O2", "-c"] + inc + flags + [source, "-o", obj], check=True)
+            got = text_alignment(obj)
+            print("tascell++ -O2 -c %s: .text aligned at %d (expected %d)" % (" ".join(flags), got, want))
+            if got != want:
+                failures.append("tascell++ %s: .text aligned at %d, expected %d" % (" ".join(flags), got, want))
+        exe = os.path.join(tmp, "a.out")
+        subprocess.run([tascellxx, "-O2"] + inc + [source, "-o", exe], check=True)
+        for binary in (exe, cmake_binary):
+            for name, addr in sorted(function_addresses(binary, fn + "__tascell_body").items()):
+                print("%s: %s at %#x (%% 64 = %d)" % (os.path.basename(binary), name, addr, addr % 64))
+                if addr % 64:
+                    failures.append("%s: %s at %#x, not on a 64-byte line" % (binary, name, addr))
+    for f in failures:
+        print("FAIL: " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
