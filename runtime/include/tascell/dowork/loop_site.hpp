@@ -151,7 +151,7 @@ struct loop_site {
                                        t->body, prio, kind_word(&kind, c)};
     ctx in = after(p + 1);
     auto targets = cs::targets(t->stored);
-    t->completed = run_piece_point(
+    t->completed = point_life(
         in, p->sp,
         [&] {
           if constexpr (portable) {
@@ -161,7 +161,7 @@ struct loop_site {
             iterate(in, p, const_cast<Body&>(*t->body), t->stored, t->first, t->step);
           }
         },
-        [&](task* pieces) { merge_all(targets, pieces); });
+        [&] { return no_slow_state(in, p->sp); }, [&](task* pieces) { merge_all(targets, pieces); });
   }
 
   // --- between processes ---
@@ -244,25 +244,20 @@ struct loop_site {
     if constexpr (has_priority<Prio>) p->prio = prio;
     p->kind = kind_word(&kind, c);
     ctx in = after(p + 1);
-    task* pieces;
-    try {
-      if constexpr (!std::is_null_pointer_v<std::remove_cvref_t<First>>) {
-        poll(in);
-        first(in);
-      }
-      iterate(in, p, body, cl, r.first, r.step);
-    } catch (...) {
-      pieces = unwind(in, p->sp);  // merged below; release() rethrows unless the loop completes normally
-      goto merge;
-    }
-    if (worker_of(c)->aux_owner != &p->sp) [[likely]] return;
-    pieces = join(in, p->sp);
-  merge:
-    {
-      auto targets = cs::targets(cl);
-      merge_all(targets, pieces);
-      release(in, p->sp);
-    }
+    point_life(
+        in, p->sp,
+        [&]() TASCELL_LAMBDA_INLINE {
+          if constexpr (!std::is_null_pointer_v<std::remove_cvref_t<First>>) {
+            poll(in);
+            first(in);
+          }
+          iterate(in, p, body, cl, r.first, r.step);
+        },
+        [&]() TASCELL_LAMBDA_INLINE { return no_slow_state(in, p->sp); },
+        [&](task* pieces) TASCELL_LAMBDA_INLINE {
+          auto targets = cs::targets(cl);
+          merge_all(targets, pieces);
+        });
   }
 
   static void exec_serial(ctx c, range r, const typename cs::clauses_t& cl, Body& body) {

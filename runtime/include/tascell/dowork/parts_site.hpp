@@ -150,7 +150,7 @@ struct parts_site {
     ctx in = after(p + 1);
     auto targets = std::apply([](auto&... s) TASCELL_LAMBDA_INLINE { return targets_t{part_info<P>::targets(s)...}; },
                               t->stored);
-    t->completed = run_piece_point(
+    t->completed = point_life(
         in, p->sp,
         [&] {
           // Claim a part before every poll, as the owner does: polling with
@@ -164,7 +164,7 @@ struct parts_site {
             }(std::index_sequence_for<P...>{});
           }
         },
-        [&](task* pieces) { merge_all(targets, pieces); });
+        [&] { return no_slow_state(in, p->sp); }, [&](task* pieces) { merge_all(targets, pieces); });
   }
 
   // --- between processes ---
@@ -263,44 +263,35 @@ struct parts_site {
     if constexpr (has_priority<Prio>) p->prio = prio;
     p->kind = kind_word(&kind, c);
     ctx in = after(p + 1);
-    task* pieces;
-    try {
-      poll(in);
-      first(in);
-      // Parts start+1..N-2 in order, unless given away (then p.end was
-      // lowered).
-      [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
-        (void)((static_cast<std::int64_t>(I) + 1 <= start
-                    ? true
-                    : I + 1 < static_cast<std::size_t>(p->sp.end)
-                          ? (p->sp.next = I + 2, call_owner<I + 1>(ps, co, in), true)
-                          : false) && ...);
-      }(std::make_index_sequence<N - 2>{});
-    } catch (...) {
-      // unwind() returns the pieces, to be merged whatever happens next
-      // (release() rethrows unless the @dowork completes normally). The
-      // merge below is shared with the join's: one copy of it per site
-      // keeps the frame small, and GCC inlines more of a recursion
-      // (docs/performance.md).
-      pieces = unwind(in, p->sp);
-      goto merge;
-    }
-    // Work is given away from the end, so end == N means nothing was given
-    // and nothing cancelled (both lower end): the point has no pieces and no
-    // slow-path state, and its only work left is the last part. That part
-    // runs with the point popped, as a tail call the compiler can turn into
-    // a loop, under a `finished` ctx (chain.hpp).
-    if (p->sp.end == N) [[likely]] {
-      call_owner<N - 1>(ps, co, finished(c));
-      return;
-    }
-    pieces = join(in, p->sp);
-  merge:
-    {
-      auto targets = owner_targets(ps);
-      merge_all(targets, pieces);
-      release(in, p->sp);
-    }
+    point_life(
+        in, p->sp,
+        [&]() TASCELL_LAMBDA_INLINE {
+          poll(in);
+          first(in);
+          // Parts start+1..N-2 in order, unless given away (then p.end was
+          // lowered).
+          [&]<std::size_t... I>(std::index_sequence<I...>) TASCELL_LAMBDA_INLINE {
+            (void)((static_cast<std::int64_t>(I) + 1 <= start
+                        ? true
+                        : I + 1 < static_cast<std::size_t>(p->sp.end)
+                              ? (p->sp.next = I + 2, call_owner<I + 1>(ps, co, in), true)
+                              : false) && ...);
+          }(std::make_index_sequence<N - 2>{});
+        },
+        // Work is given away from the end, so end == N means nothing was
+        // given and nothing cancelled (both lower end): the point has no
+        // pieces and no slow-path state, and its only work left is the last
+        // part. That part runs with the point popped, as a tail call the
+        // compiler can turn into a loop, under a `finished` ctx (chain.hpp).
+        [&]() TASCELL_LAMBDA_INLINE {
+          if (p->sp.end != N) return false;
+          call_owner<N - 1>(ps, co, finished(c));
+          return true;
+        },
+        [&](task* pieces) TASCELL_LAMBDA_INLINE {
+          auto targets = owner_targets(ps);
+          merge_all(targets, pieces);
+        });
   }
 
   TASCELL_INLINE static targets_t owner_targets(const parts_t& ps) {

@@ -42,25 +42,37 @@ struct wire_holder {
   static constexpr wire_ops ops{&Site::pack, &Site::unpack, &Site::pack_result, &Site::unpack_result};
 };
 
-// The life of the point a piece pushes on the worker that received it (a
-// site's run(), parts and loops alike): work() runs the piece's indices
-// under that point; then, as the owner of any @dowork does, the worker
-// waits for the pieces it gave away from it (join), or stops them when
-// work() threw (unwind), hands them to merge(list) and releases them
-// (release() rethrows the first exception among them). Returns whether the
-// piece completed: every index ran, nothing stopped or threw.
-template <class Work, class Merge>
-bool run_piece_point(ctx in, spawn_point& sp, Work&& work, Merge&& merge) {
+// The life of a point on its worker after it is pushed, the same for the
+// owner of a @dowork (exec_from) and for a piece's receiver (run), parts
+// and loops alike. work() runs the point's indices under it. Then, when
+// done() says that nothing was given away or cancelled (the fast path; the
+// owner of parts runs its last part there, as a tail call with the point
+// popped), the point ends; otherwise the worker waits for the pieces given
+// away from it (join), or stops them when work() threw (unwind), hands them
+// to merge(list) and releases them (release() rethrows the first exception
+// among them). One copy of the merge per site, shared by the join and the
+// unwinding, keeps the owner's frame small, and GCC inlines more of a
+// recursion (docs/performance.md). Returns whether every index ran and
+// nothing stopped or threw (a piece's `completed`).
+template <class Work, class Done, class Merge>
+TASCELL_INLINE bool point_life(ctx in, spawn_point& sp, Work&& work, Done&& done, Merge&& merge) {
+  task* pieces;
   try {
     work();
   } catch (...) {
-    merge(unwind(in, sp));
-    release(in, sp);
-    return false;
+    pieces = unwind(in, sp);
+    goto merge;
   }
-  if (worker_of(in)->aux_owner != &sp) return true;
-  merge(join(in, sp));
+  if (done()) [[likely]]
+    return true;
+  pieces = join(in, sp);
+merge:
+  merge(pieces);
   return !release(in, sp);
 }
+
+// done() of a point whose fast path has nothing left to run: no slow-path
+// state was created for it (nothing given, nothing cancelled).
+TASCELL_INLINE bool no_slow_state(ctx in, const spawn_point& sp) { return worker_of(in)->aux_owner != &sp; }
 
 }  // namespace tascell::detail
