@@ -296,9 +296,11 @@ def placements(binary, root, k, tmp):
         if q.returncode != 0:
             raise SystemExit("run_matrix: relinking %s failed:\n%s" % (name, q.stderr))
         # The padding must have moved the program's code, main included, by
-        # exactly its size (else every "placement" would be the same one).
+        # exactly its size (else every "placement" would be the same one);
+        # a translated program's functions start on 64-byte lines
+        # (tascell_add_executable), so its code moves by whole lines.
         moved = symbol_address(dest, "main") - symbol_address(binary, "main")
-        if moved != 16 * j:
+        if moved != 16 * j and not (name.endswith("-tcpp") and moved % 64 == 0):
             raise SystemExit("run_matrix: %s: a padding of %d bytes moved main by %d bytes" % (name, 16 * j, moved))
         out.append(dest)
     return out

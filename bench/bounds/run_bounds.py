@@ -8,7 +8,7 @@ docs/language.md, writes no point per node to bound), and `built` is the
 build's own program, as it is translated by default, side by side.
 
 The variants (each a copy of runtime/include with tascell/dowork.hpp and
-tascell/dowork/{parts,loop}_site.hpp edited; the
+tascell/dowork/{parts_site,loop_site,site}.hpp edited; the
 programs stay correct only in `base`, which is the real header; the others
 are bounds, run with 1 worker, where nobody asks for work and nothing
 throws):
@@ -16,8 +16,8 @@ throws):
   base     the real headers
   nopoll   a @dowork { } does not poll, nor does a @dowork for whose body
            takes a ctx (its iterations still claim)
-  notry    a @dowork { } has no try/catch (no exception or cancellation
-           semantics)
+  notry    a @dowork has no try/catch (no exception or cancellation
+           semantics; parts and loops share it, dowork/site.hpp)
   both     nopoll and notry
   serial   no spawn point at all: every @dowork runs as plain code (its
            exec_serial: the parts as calls, the loop as a loop); what is
@@ -52,12 +52,15 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "bench"))
 import ninja_commands  # noqa: E402
 
-PARTS_POLL = """      poll(in);
-      first(in);"""
-PARTS_TRY = """    try {
-      poll(in);"""
-CATCH_START = "    } catch (...) {"
-CATCH_END = "      goto merge;\n    }\n"
+PARTS_POLL = """          poll(in);
+          first(in);"""
+POINT_TRY = """  try {
+    work();
+  } catch (...) {
+    pieces = unwind(in, sp);
+    goto merge;
+  }
+"""
 LOOP_POLL = """        p->sp.next = k + 1;
         poll(in);
         cs::call(body, s, in, first + k * step);"""
@@ -89,7 +92,8 @@ LOOP_LAZY = """  if constexpr (site::leaf) {
 
 # The headers the variants edit (the entry points and the two kinds of
 # site), edited as one text with a marker line before each.
-HEADERS = ["tascell/dowork.hpp", "tascell/dowork/parts_site.hpp", "tascell/dowork/loop_site.hpp"]
+HEADERS = ["tascell/dowork.hpp", "tascell/dowork/parts_site.hpp", "tascell/dowork/loop_site.hpp",
+           "tascell/dowork/site.hpp"]
 MARK = "\n/*@@run_bounds: %s@@*/\n"
 MARK_RE = re.compile(r"\n/\*@@run_bounds: (.*?)@@\*/\n")
 
@@ -110,17 +114,14 @@ def must_replace(text, old, new, what):
 
 
 def no_poll(text):
-    text = must_replace(text, PARTS_POLL, "      first(in);", "the parts' poll")
+    text = must_replace(text, PARTS_POLL, "          first(in);", "the parts' poll")
     return must_replace(text, LOOP_POLL, LOOP_POLL.replace("        poll(in);\n", ""), "the loop's poll")
 
 
 def drop_try(text):
-    """The parts' try block becomes a plain block; its handler is dropped."""
-    text = must_replace(text, PARTS_TRY, PARTS_TRY.replace("try {", "{"), "the parts' try block")
-    i = text.index(PARTS_POLL)
-    j = text.index(CATCH_START, i)
-    k = text.index(CATCH_END, j) + len(CATCH_END)
-    return text[:j] + "    }\n    if (false) goto merge;\n" + text[k:]
+    """The try block of a point's life (point_life, parts and loops alike)
+    becomes a plain call; its handler is dropped."""
+    return must_replace(text, POINT_TRY, "  work();\n  if (false) goto merge;\n", "the point's try block")
 
 
 def variant(text, name):
