@@ -186,10 +186,7 @@ struct loop_site {
   static void unpack_result(task* tt, in_archive& a) {
     cs::unpack_out(a, static_cast<task_t*>(tt)->stored);
   }
-  static constexpr const wire_ops* wire() {
-    if constexpr (local_only) return nullptr;
-    else return &wire_holder<loop_site>::ops;
-  }
+  static constexpr const wire_ops* wire() { return wire_of<loop_site, local_only>(); }
 
   static constexpr node_kind kind{node_type::point, sizeof(point), &put, &run,
                                    has_priority<Prio> ? &priority : nullptr,
@@ -242,10 +239,8 @@ struct loop_site {
     p->refs = cs::refs(cl);
     if constexpr (!portable) p->body = bp;
     if constexpr (has_priority<Prio>) p->prio = prio;
-    p->kind = kind_word(&kind, c);
-    ctx in = after(p + 1);
-    point_life(
-        in, p->sp,
+    ctx in = push_point(c, p, &kind);
+    point_life(in, p->sp,
         [&]() TASCELL_LAMBDA_INLINE {
           if constexpr (!std::is_null_pointer_v<std::remove_cvref_t<First>>) {
             poll(in);

@@ -202,10 +202,7 @@ struct parts_site {
     auto* t = static_cast<task_t*>(tt);
     each_part(t, [&](auto info, auto& st) { decltype(info)::unpack_out(a, st); });
   }
-  static constexpr const wire_ops* wire() {
-    if constexpr (local_only) return nullptr;
-    else return &wire_holder<parts_site>::ops;
-  }
+  static constexpr const wire_ops* wire() { return wire_of<parts_site, local_only>(); }
 
   static constexpr node_kind kind{node_type::point, sizeof(point), &put, &run,
                                    has_priority<Prio> ? &priority : nullptr,
@@ -261,10 +258,8 @@ struct parts_site {
     }(std::index_sequence_for<P...>{});
     if constexpr (!portable) p->parts = pp;
     if constexpr (has_priority<Prio>) p->prio = prio;
-    p->kind = kind_word(&kind, c);
-    ctx in = after(p + 1);
-    point_life(
-        in, p->sp,
+    ctx in = push_point(c, p, &kind);
+    point_life(in, p->sp,
         [&]() TASCELL_LAMBDA_INLINE {
           poll(in);
           first(in);

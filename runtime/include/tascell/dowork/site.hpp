@@ -41,6 +41,21 @@ template <class Site>
 struct wire_holder {
   static constexpr wire_ops ops{&Site::pack, &Site::unpack, &Site::pack_result, &Site::unpack_result};
 };
+// What a site's node kind carries for travel: those operations, or nullptr
+// when its work cannot travel (local_only).
+template <class Site, bool LocalOnly>
+constexpr const wire_ops* wire_of() {
+  if constexpr (LocalOnly) return nullptr;
+  else return &wire_holder<Site>::ops;
+}
+
+// Pushes point p, its other fields written, on the chain under c: its kind
+// word last (chain.hpp); returns the ctx above it.
+template <class Point>
+TASCELL_INLINE ctx push_point(ctx c, Point* p, const node_kind* k) {
+  p->kind = kind_word(k, c);
+  return after(p + 1);
+}
 
 // The life of a point on its worker after it is pushed, the same for the
 // owner of a @dowork (exec_from) and for a piece's receiver (run), parts
