@@ -349,6 +349,7 @@ void runtime::run_root(const root_call& call) {
   std::int64_t posted_before = net_ ? net_->requests_posted() : 0;
   std::int64_t worker_posted_before = net_ ? net_->requests_posted_by_workers() : 0;
   std::int64_t mailed_before = net_ ? net_->pieces_mailed() : 0;
+  std::int64_t results_before = net_ ? net_->results_mailed() : 0;
   std::int64_t updates_before = net_ ? net_->tables().updates_sent() : 0;
   std::int64_t update_batches_before = net_ ? net_->tables().update_batches_sent() : 0;
   std::int64_t applied_before = net_ ? net_->tables().updates_applied() : 0;
@@ -451,6 +452,7 @@ void runtime::run_root(const root_call& call) {
     r.shared_requests = net_->requests_posted() - posted_before;
     r.worker_requests = net_->requests_posted_by_workers() - worker_posted_before;
     r.mailed_pieces = net_->pieces_mailed() - mailed_before;
+    r.mailed_results = net_->results_mailed() - results_before;
     r.table_updates = net_->tables().updates_sent() - updates_before;
     r.table_batches = net_->tables().update_batches_sent() - update_batches_before;
     r.table_updates_applied = net_->tables().updates_applied() - applied_before;
@@ -529,12 +531,12 @@ void runtime::print_stats(const run_stats& r) const {
                "tascell stats: rank %d of %d: root call %.3f s, %d workers, %lld messages in %lld MPI sends, "
                "%lld bytes sent, %zu pieces from other processes, %lld wake-ups of the message thread, "
                "%lld requests posted through shared memory (%lld by idle workers), %lld pieces put in "
-               "thieves' mailboxes%s%s\n",
+               "thieves' mailboxes, %lld results put in victims' rings%s%s\n",
                r.rank, r.processes, r.seconds, size(), static_cast<long long>(r.messages_sent),
                static_cast<long long>(r.batches_sent), static_cast<long long>(r.bytes_sent),
                r.remote_steal_ns.size(), static_cast<long long>(r.wakeups),
                static_cast<long long>(r.shared_requests), static_cast<long long>(r.worker_requests),
-               static_cast<long long>(r.mailed_pieces),
+               static_cast<long long>(r.mailed_pieces), static_cast<long long>(r.mailed_results),
                !net_ ? "" : net_->realtime() ? "; message thread at real-time priority"
                                              : "; message thread at normal priority",
                net_ && net_->shares_requests() ? "; requests on this machine through shared memory" : "");

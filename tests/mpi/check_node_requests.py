@@ -9,6 +9,8 @@ runtime/src/net/shared_requests.hpp).
    are right.
 2. mpi: no rank says so, every rank posts 0 requests that way, and the
    answers are right.
+   Pieces come back through the thief's mailbox and their results through
+   the victim's ring (some of each).
 3. Settings that differ between the processes of the machine (rank 0 mpi,
    rank 1 shared): they agree on MPI instead of waiting for each other,
    rank 1 says why, and the answers are right.
@@ -22,7 +24,8 @@ import sys
 
 LIMIT = 120  # seconds: far above what any run takes; a hang fails here
 LINE = re.compile(r"tascell stats: rank (\d+) of (\d+): .*, (\d+) requests posted through shared memory([^\n]*)")
-BY_WORKERS = re.compile(r"^ \((\d+) by idle workers\), (\d+) pieces put in thieves' mailboxes")
+BY_WORKERS = re.compile(r"^ \((\d+) by idle workers\), (\d+) pieces put in thieves' mailboxes, (\d+) results put in "
+                        r"victims' rings")
 
 
 def run(mpiexec, program, np_, workers, path):
@@ -38,7 +41,7 @@ def run(mpiexec, program, np_, workers, path):
     out = p.stdout + p.stderr
     if p.returncode != 0 or "WRONG" in out:
         raise SystemExit("FAILED: %s: exit status %d\n%s" % (what, p.returncode, out))
-    posted, shared, by_workers, mailed = {}, {}, {}, {}
+    posted, shared, by_workers, mailed, results = {}, {}, {}, {}, {}
     for m in LINE.finditer(out):
         rank = int(m.group(1))
         posted[rank] = posted.get(rank, 0) + int(m.group(3))
@@ -48,11 +51,12 @@ def run(mpiexec, program, np_, workers, path):
             raise SystemExit("FAILED: %s: no count of requests posted by idle workers in\n%s" % (what, m.group(0)))
         by_workers[rank] = by_workers.get(rank, 0) + int(w.group(1))
         mailed[rank] = mailed.get(rank, 0) + int(w.group(2))
+        results[rank] = results.get(rank, 0) + int(w.group(3))
         if int(w.group(1)) > int(m.group(3)):
             raise SystemExit("FAILED: %s: more requests posted by workers than posted at all\n%s" % (what, m.group(0)))
     if sorted(posted) != list(range(np_)):
         raise SystemExit("FAILED: %s: statistics lines from ranks %s\n%s" % (what, sorted(posted), out))
-    return what, posted, shared, by_workers, mailed, out
+    return what, posted, shared, by_workers, mailed, results, out
 
 
 def mixed(mpiexec, program):
@@ -80,7 +84,7 @@ def main():
     mpiexec, program = sys.argv[1:3]
     mixed(mpiexec, program)
     for np_, workers in [(2, 1), (3, 2)]:
-        what, posted, shared, by_workers, mailed, out = run(mpiexec, program, np_, workers, "shared")
+        what, posted, shared, by_workers, mailed, results, out = run(mpiexec, program, np_, workers, "shared")
         if any(s != {True} for s in shared.values()) or sum(posted.values()) == 0:
             raise SystemExit("FAILED: %s: expected every rank to use shared memory and some requests posted "
                              "that way; posted %s, says shared memory %s\n%s" % (what, posted, shared, out))
@@ -96,12 +100,17 @@ def main():
         # piece too large: some do in 5 root calls of each program.
         if sum(mailed.values()) == 0:
             raise SystemExit("FAILED: %s: no piece went through a thief's mailbox; posted %s\n%s" % (what, posted, out))
+        # Its result goes back through the victim's ring unless the ring is
+        # full or the piece was stopped, cancelled or failed.
+        if sum(results.values()) == 0:
+            raise SystemExit("FAILED: %s: no result went through a victim's ring; mailed %s\n%s" % (what, mailed, out))
         print("ok: %s: %d requests posted through shared memory (by rank: %s; by idle workers: %s), "
-              "%d pieces through mailboxes (by rank: %s), right answers" %
-              (what, sum(posted.values()), posted, by_workers, sum(mailed.values()), mailed))
-        what, posted, shared, by_workers, mailed, out = run(mpiexec, program, np_, workers, "mpi")
+              "%d pieces through mailboxes (by rank: %s), %d results through rings (by rank: %s), right answers" %
+              (what, sum(posted.values()), posted, by_workers, sum(mailed.values()), mailed, sum(results.values()),
+               results))
+        what, posted, shared, by_workers, mailed, results, out = run(mpiexec, program, np_, workers, "mpi")
         if (any(s != {False} for s in shared.values()) or sum(posted.values()) != 0 or sum(by_workers.values())
-                or sum(mailed.values())):
+                or sum(mailed.values()) or sum(results.values())):
             raise SystemExit("FAILED: %s: expected no rank to use shared memory; posted %s, mailed %s, says "
                              "shared memory %s\n%s" % (what, posted, mailed, shared, out))
         print("ok: %s: every request by MPI, right answers" % what)

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -237,6 +238,50 @@ TEST(SharedRequests, AThiefPostsIntoTheNextFreeSlot) {
   int adopted = 0;
   m.victim.adopt([&](int, int, std::uint64_t, int) { ++adopted; });
   EXPECT_EQ(adopted, 2);
+}
+
+// A piece's result goes back through the victim's ring for its thief: the
+// victim takes the results in the order written, each once; a full ring or
+// a result too large is not written (it then goes by MPI).
+TEST(SharedRequests, ResultsComeBackThroughTheVictimsRingInOrder) {
+  machine m;
+  EXPECT_FALSE(m.victim.results_waiting());
+  EXPECT_TRUE(m.thief.write_result(0, "one"));
+  EXPECT_TRUE(m.thief.write_result(0, "two"));
+  EXPECT_TRUE(m.victim.results_waiting());
+  std::vector<std::string> got;
+  EXPECT_TRUE(m.victim.take_results([&](int from, std::string_view b) {
+    EXPECT_EQ(from, 1);
+    got.emplace_back(b);
+  }));
+  EXPECT_EQ(got, (std::vector<std::string>{"one", "two"}));
+  EXPECT_FALSE(m.victim.results_waiting());
+  EXPECT_FALSE(m.victim.take_results([&](int, std::string_view) { ADD_FAILURE() << "taken twice"; }));
+  EXPECT_FALSE(m.thief.write_result(0, std::string(shared_requests::result_capacity + 1, 'x')));
+  EXPECT_TRUE(m.thief.write_result(0, std::string(shared_requests::result_capacity, 'x')));
+  // The thief's results to itself have no ring (it reaches only the others).
+  EXPECT_FALSE(m.victim.write_result(0, "to itself"));
+}
+
+TEST(SharedRequests, AFullRingTakesNoMoreUntilTheVictimHasTaken) {
+  machine m;
+  for (int i = 0; i < shared_requests::results_per_ring; ++i)
+    ASSERT_TRUE(m.thief.write_result(0, std::to_string(i))) << i;
+  EXPECT_FALSE(m.thief.write_result(0, "one too many"));
+  // A result whose handling throws stays, and is the first taken next time.
+  int seen = 0;
+  EXPECT_THROW(m.victim.take_results([&](int, std::string_view b) {
+    if (b == "3") throw std::runtime_error("bad");
+    ++seen;
+  }),
+               std::runtime_error);
+  EXPECT_EQ(seen, 3);
+  EXPECT_TRUE(m.thief.write_result(0, "after three"));  // three places free
+  std::vector<std::string> rest;
+  m.victim.take_results([&](int, std::string_view b) { rest.emplace_back(b); });
+  ASSERT_EQ(rest.size(), static_cast<std::size_t>(shared_requests::results_per_ring - 3 + 1));
+  EXPECT_EQ(rest.front(), "3");
+  EXPECT_EQ(rest.back(), "after three");
 }
 
 }  // namespace

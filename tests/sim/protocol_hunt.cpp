@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
     count = 1;
   }
   auto start = std::chrono::steady_clock::now();
-  std::uint64_t steps = 0, remote = 0, batches = 0, stops = 0, cancels = 0, taken = 0, mailed = 0, early = 0, early_improved = 0;
+  std::uint64_t steps = 0, remote = 0, batches = 0, stops = 0, cancels = 0, taken = 0, mailed = 0, early = 0, early_improved = 0,
+                results = 0, results_here = 0;
   for (std::uint64_t s = from; s < from + count; ++s) {
     tascell::sim::config c = layout(s, depth);
     c.root_calls = root_calls;
@@ -59,6 +60,8 @@ int main(int argc, char** argv) {
     steps += o.steps;
     remote += o.remote_pieces;
     mailed += o.mailed;
+    results += o.results_mailed;
+    results_here += o.results_here;
     early += o.early_incumbents;
     early_improved += o.early_improved;
     batches += o.batches;
@@ -90,13 +93,15 @@ int main(int argc, char** argv) {
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("%llu seeds passed (%llu to %llu): %llu steps, %llu batches, %llu pieces ran in another process "
-              "(%llu sent through the thief's mailbox), "
+              "(%llu sent through the thief's mailbox, %llu results back through the victim's ring, %llu of "
+              "them taken by a worker at its join), "
               "%llu of them stopped there, %llu cancellations sent up (%llu cancelled a @dowork there), %llu "
               "incumbent improvements held for a root call not yet begun (%llu improved an incumbent then); %.1f s\n",
               static_cast<unsigned long long>(count), static_cast<unsigned long long>(from),
               static_cast<unsigned long long>(from + count - 1), static_cast<unsigned long long>(steps),
               static_cast<unsigned long long>(batches), static_cast<unsigned long long>(remote),
-              static_cast<unsigned long long>(mailed),
+              static_cast<unsigned long long>(mailed), static_cast<unsigned long long>(results),
+              static_cast<unsigned long long>(results_here),
               static_cast<unsigned long long>(stops), static_cast<unsigned long long>(cancels), static_cast<unsigned long long>(taken),
               static_cast<unsigned long long>(early), static_cast<unsigned long long>(early_improved), secs);
   if (remote == 0) {
@@ -112,6 +117,10 @@ int main(int argc, char** argv) {
   }
   if (count >= 2000 && mailed == 0) {
     std::printf("FAILED: no piece ever went through a thief's mailbox (requests through shared memory)\n");
+    return 1;
+  }
+  if (count >= 2000 && (results == 0 || results_here == 0)) {
+    std::printf("FAILED: no result came back through a victim's ring, or none was taken by a worker at its join\n");
     return 1;
   }
   if (count >= 2000 && (cancels == 0 || taken == 0)) {

@@ -449,11 +449,22 @@ void seek(sim_worker& s) {
 }
 
 void help(sim_worker& s, frame& f) {
+  // join.cpp's help: results of pieces given to processes of this machine
+  // first, then a steal-back (a request for any work first when the thief
+  // is another process of this machine).
+  s.p->net->take_results();
   s.help_other = !s.help_other;
   if (!s.help_other) {
     for (tree_task* t : f.given) {
       if (t->merged || t->done.load(std::memory_order_acquire)) continue;
       auto* thief = static_cast<worker_impl*>(t->thief.load(std::memory_order_acquire));
+      process& p = *s.p;
+      if (thief && thief->remote_rank.load(std::memory_order_relaxed) >= 0 && p.net->shares_requests() &&
+          s.nested < 3) {
+        if (p.net->expecting_work()) return;
+        if (task* u = p.net->take_work(s.w, true)) return start_piece(s, static_cast<tree_task*>(u));
+        if (p.net->expecting_work()) return;
+      }
       if (begin_request(s, thief, t)) return;
       break;
     }
@@ -747,6 +758,8 @@ outcome run(const config& c) {
   for (auto& p : wd.ps)
     if (p->net) {
       out.mailed += static_cast<std::uint64_t>(p->net->pieces_mailed());
+      out.results_mailed += static_cast<std::uint64_t>(p->net->results_mailed());
+      out.results_here += static_cast<std::uint64_t>(p->net->results_taken_by_workers());
       out.early_incumbents += p->net->incumbents_held_early();
       out.early_improved += p->net->incumbents_held_improved();
     }

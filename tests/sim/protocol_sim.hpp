@@ -63,6 +63,8 @@ struct outcome {
   std::uint64_t steps = 0;
   std::uint64_t remote_pieces = 0;  // pieces that ran in a process other than their giver's
   std::uint64_t mailed = 0;         // ... of which went through the thief's mailbox (shared memory)
+  std::uint64_t results_mailed = 0;  // results through the victim's ring (shared memory)
+  std::uint64_t results_here = 0;    // ... of which a worker of the victim took at a join
   std::uint64_t early_incumbents = 0;  // improvements held for a root call not yet begun
   std::uint64_t early_improved = 0;    // ... that improved the incumbent when the call began
   std::uint64_t batches = 0;

@@ -127,6 +127,10 @@ struct alignas(64) task {
   // through its mailbox in shared memory (net/shared_requests.hpp), not by
   // the message thread. Written before the piece is handed to the proxy.
   bool mailed = false;
+  // Thief, a piece from another process whose victim has asked for part of
+  // it back: the victim waits at its join, so the result wakes it (message
+  // thread only; net/steal_protocol.cpp, send_result).
+  std::atomic<bool> waited_for{false};
   // A piece that came from another process: the victim's rank and its
   // handle for the piece there; -1 for a piece of this process.
   std::int32_t from_rank = -1;

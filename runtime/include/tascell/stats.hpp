@@ -51,6 +51,10 @@ struct run_stats {
   // through their mailboxes in shared memory (the others went as MPI
   // messages).
   std::int64_t mailed_pieces = 0;
+  // Results of pieces from processes on the same machine that this process
+  // wrote straight into their victims' rings in shared memory (the others
+  // went as MPI messages).
+  std::int64_t mailed_results = 0;
   // Distributed tables (table.hpp): updates this process sent to the
   // owners of entries in other processes, the batches that carried them
   // (one message each), and updates from other processes applied here.

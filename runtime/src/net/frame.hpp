@@ -21,6 +21,9 @@ namespace tascell::detail::net {
 
 inline constexpr int mpi_tag = 7301;
 inline constexpr std::uint32_t batch_magic = 0x7A5C3E11u;
+// ... of a batch that did not ring the receiver's bell (every message in it
+// was begun with outbox::begin_quiet).
+inline constexpr std::uint32_t quiet_batch_magic = 0x7A5C3E12u;
 
 enum class msg : std::uint8_t {
   request = 1,     // root number, seq, wanted handle (0: any work)

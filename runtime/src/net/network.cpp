@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
@@ -70,6 +71,7 @@ network::network(host& h, const settings& cfg, transport& link, int rank, int si
   tables_.place(rank_, size_);
   out_.resize(static_cast<std::size_t>(size_));
   out_count_.assign(static_cast<std::size_t>(size_), 0);
+  loud_.assign(static_cast<std::size_t>(size_), 0);
   ready_ = true;
 }
 
@@ -125,6 +127,7 @@ void network::init_mpi() {
   }
   out_.resize(static_cast<std::size_t>(size_));
   out_count_.assign(static_cast<std::size_t>(size_), 0);
+  loud_.assign(static_cast<std::size_t>(size_), 0);
   mpi_->check_same_binary();
   tracing_ = !cfg_.trace.empty();
   trace_.room = tracing_ ? static_cast<std::size_t>(cfg_.trace_records) : 0;
@@ -270,7 +273,7 @@ void network::thread_main() {
     bool progress = turn();
     if (!progress) {
       pause();
-    } else if (cfg_.loop == message_loop::adaptive && (steal_.posted_local() || steal_.filled_inbox())) {
+    } else if (cfg_.loop == message_loop::adaptive && gave_workers_work_) {
       // A local worker has something to do that the next turn would only
       // wait for: let it have the core now (the message thread shares it
       // with a worker when processes are bound to cores). Its answer to a
@@ -306,6 +309,7 @@ void network::thread_main() {
 }
 
 bool network::turn() {
+  std::lock_guard<std::mutex> turn_held(turn_m_);
   bool progress = false;
   steal_.begin_turn();
   // What workers handed over first (a piece a proxy got goes out before
@@ -320,6 +324,7 @@ bool network::turn() {
   steal_.adopt_posted_requests();
   progress |= steal_.tend_proxies();
   progress |= flush();
+  progress |= steal_.take_results();
   progress |= receive_all();
   progress |= steal_.ask_for_work();
   if (cfg_.watchdog_s != 0) steal_.watch();
@@ -340,6 +345,8 @@ bool network::turn() {
   // A thief of this machine is writing its shared-memory request: look
   // again soon too.
   if (rung_not_received() || steal_.claims_seen()) quiet_ = 0;
+  // Read here, in the turn: a worker that takes the next one may write them.
+  gave_workers_work_ = steal_.posted_local() || steal_.filled_inbox();
   return progress;
 }
 
@@ -381,6 +388,9 @@ void network::pause() {
     wakeups_.fetch_add(1, std::memory_order_relaxed);
     return;
   }
+  // What it reads of the protocols' state a worker may write in a turn it
+  // takes (try_take_turn).
+  std::unique_lock<std::mutex> turn_held(turn_m_);
   auto polled = [&](int r) { return !bell_.rings_for(r); };
   // A request posted through shared memory that has not been answered in
   // time: wake the victim's message thread (the worker may be napping at a
@@ -400,6 +410,7 @@ void network::pause() {
   // themselves, and a refusal comes by MPI from this machine, which rings.
   // Spinning, this thread would share a core with those workers.
   if (steal_.spin_for_answer()) {
+    turn_held.unlock();
     step_aside();
     return;
   }
@@ -432,6 +443,7 @@ void network::pause() {
   // at a table's collective end took 48% of a core).
   if (tables_.retrying() || (tables_.awaiting_answer() && (!every_other_rings_ || rung_not_received())))
     us = std::min(us, 20L);
+  turn_held.unlock();
   if (tracing_ && !asleep_) [[unlikely]] note_span(true);
   bell_.sleep(bell_seen_, us);
   wakeups_.fetch_add(1, std::memory_order_relaxed);
@@ -446,6 +458,14 @@ int network::load_here() const {
 }
 
 std::string& network::begin(int to, msg type) {
+  std::string& b = start_message(to, type);
+  loud_[static_cast<std::size_t>(to)] = 1;
+  return b;
+}
+
+std::string& network::begin_quiet(int to, msg type) { return start_message(to, type); }
+
+std::string& network::start_message(int to, msg type) {
   std::string& b = out_[static_cast<std::size_t>(to)];
   if (cfg_.loop == message_loop::seed && !b.empty()) queue_batch(to);  // the seed's loop: one message a send
   if (b.empty()) {
@@ -468,6 +488,13 @@ void network::queue_batch(int to) {
   if (tracing_) [[unlikely]]
     note(trace_type::send, 0, to, n, static_cast<std::int64_t>(b.size()));
   n = 0;
+  // Only messages that need not wake the receiver: it finds them at its
+  // next turn (the header says so, so that it does not count them as rung).
+  if (!loud_[static_cast<std::size_t>(to)]) {
+    std::uint32_t quiet = quiet_batch_magic;
+    std::memcpy(b.data(), &quiet, sizeof quiet);
+  }
+  loud_[static_cast<std::size_t>(to)] = 0;
   to_send_.emplace_back(to, std::move(b));
   b.clear();
 }
@@ -492,8 +519,10 @@ bool network::flush() {
 void network::isend(int to, std::string buf) {
   bytes_sent_.fetch_add(static_cast<std::int64_t>(buf.size()), std::memory_order_relaxed);
   batches_sent_.fetch_add(1, std::memory_order_relaxed);
+  std::uint32_t magic = batch_magic;
+  if (buf.size() >= sizeof magic) std::memcpy(&magic, buf.data(), sizeof magic);
   link_->send(to, std::move(buf));
-  bell_.ring(to);
+  if (magic != quiet_batch_magic) bell_.ring(to);
 }
 
 bool network::reap_sends() { return link_->reap(); }
@@ -528,12 +557,13 @@ void network::handle_batch(int from, const std::string& buf) {
   steal_.take_mail(true);
   guard_message(from, [&] {
     reader r(buf);
-    if (r.get<std::uint32_t>("the batch header") != batch_magic)
+    auto magic = r.get<std::uint32_t>("the batch header");
+    if (magic != batch_magic && magic != quiet_batch_magic)
       throw malformed_message("not a tascell message (bad magic number)");
     std::int32_t load = r.get<std::int32_t>("the sender's load");
     steal_.heard_load(from, load);
     // From another machine: more may follow, and only polling finds it.
-    if (bell_.rings_for(from)) ++received_rung_;
+    if (bell_.rings_for(from)) received_rung_ += magic == batch_magic ? 1 : 0;
     else quiet_ = 0;
     std::int64_t n = 0;
     for (; !r.done(); ++n) handle(from, r);
@@ -555,6 +585,7 @@ bool network::take_events() {
   for (event& e : evs) {
     switch (e.kind) {
       case event::finished: steal_.send_result(e.t); break;
+      case event::result_mailed: steal_.result_mailed(e.t); break;
       case event::cancelled: steal_.send_cancel_up(e.t); break;
       case event::improved: root_.spread_incumbent(e.id, e.bytes, -1, -1); break;
       case event::published: root_.publish(e.id, e.key, e.stamp, e.bytes); break;
@@ -613,10 +644,15 @@ void network::handle(int from, reader& r) {
 // --- workers ---
 
 void network::piece_finished(task* t, worker_impl* w) {
-  bool owed = steal_.piece_finishing(w);
+  // Through the victim's ring in shared memory (steal_protocol::mail_result):
+  // this thread then only forgets the piece, at a later turn. Written
+  // before the next request leaves: a victim already waiting at the join
+  // finds it there instead of asking for part of the piece back.
+  bool mailed = steal_.mail_result(t);
+  steal_.piece_finishing(w);
   std::lock_guard<std::mutex> g(ev_m_);
-  events_.push_back({event::finished, t, 0, 0, {}});
-  if (!owed) bell_.ring_self();  // else rung when the answer to w's request comes (ring_owed_)
+  events_.push_back({mailed ? event::result_mailed : event::finished, t, 0, 0, {}});
+  if (!mailed || events_.size() >= forgotten_per_ring) bell_.ring_self();
 }
 
 void network::piece_cancelled(task* t) {
@@ -630,6 +666,13 @@ void network::piece_cancelled(task* t) {
 loop_services::time_point network::now() const { return link_->now(); }
 
 void network::nudge(int rank) { bell_.nudge(rank); }
+
+void network::end_taken_turn() {
+  // What the worker left to send goes with the next turn, rung for now.
+  bool left = std::any_of(out_.begin(), out_.end(), [](const std::string& b) { return !b.empty(); });
+  turn_m_.unlock();
+  if (left) bell_.ring_self();
+}
 
 void network::step_aside() {
   if (realtime_ && !demoted_) set_realtime(false);

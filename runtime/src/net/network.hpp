@@ -121,6 +121,10 @@ class network final : public outbox, public loop_services {
   // (Until a worker has taken the answer: a worker that naps then would
   // start it tens of microseconds late.)
   bool expecting_work() const { return steal_.expecting_work(); }
+  // A worker waiting at a join: the results of pieces given to processes of
+  // this machine wait in shared memory (steal_protocol::mail_result) until
+  // it, or the message thread, takes them. True when it took any.
+  bool take_results() { return steal_.take_results_here(); }
   // The runtime's workers exist: the message thread may look at them.
   void attach() {
     tables_.set_worker_applies(size_ > 1 && host_.workers() == 1);
@@ -167,6 +171,10 @@ class network final : public outbox, public loop_services {
   std::int64_t requests_posted_by_workers() const { return steal_.requests_posted_by_workers(); }
   // Pieces this process gave through a thief's mailbox (mail_piece).
   std::int64_t pieces_mailed() const { return steal_.pieces_mailed(); }
+  // Results this process wrote into victims' rings (mail_result), and
+  // results a worker of this process took from its own at a join.
+  std::int64_t results_mailed() const { return steal_.results_mailed(); }
+  std::int64_t results_taken_by_workers() const { return steal_.results_taken_here(); }
   // Incumbent improvements that came for a root call this process had not
   // begun, held until it began (the protocol simulation counts them).
   std::uint64_t incumbents_held_early() const { return root_.held_early(); }
@@ -207,7 +215,7 @@ class network final : public outbox, public loop_services {
  private:
   // One kind of event from a worker to the message thread.
   struct event {
-    enum kind_t { finished, cancelled, improved, published, root_begin, root_end, raw, stats, sync } kind;
+    enum kind_t { finished, result_mailed, cancelled, improved, published, root_begin, root_end, raw, stats, sync } kind;
     task* t = nullptr;
     std::uint64_t id = 0;
     int to = 0;
@@ -227,6 +235,8 @@ class network final : public outbox, public loop_services {
   void nudge(int rank) override;
   void step_aside() override;
   bool attached() const override { return attached_.load(std::memory_order_acquire); }
+  bool try_take_turn() override { return turn_m_.try_lock(); }
+  void end_taken_turn() override;
   bool tracing() const override { return tracing_; }
   void note(trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b = 0, std::int64_t c = 0) override;
   void note_at(std::int64_t when, trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b = 0,
@@ -237,12 +247,15 @@ class network final : public outbox, public loop_services {
   bool take_events();
   bool tend_root();
   bool flush();
+  // Rings `to`'s bell unless the batch says it need not (quiet_batch_magic).
   void isend(int to, std::string buf);
   bool reap_sends();
   void pause();
 
   // Messages (outbox).
   std::string& begin(int to, msg type) override;
+  std::string& begin_quiet(int to, msg type) override;
+  std::string& start_message(int to, msg type);  // both: the batch, the type written
   void queue_batch(int to);  // out_[to] is complete: to the send queue
   void handle_batch(int from, const std::string& buf);
   void handle(int from, reader& r);
@@ -265,6 +278,16 @@ class network final : public outbox, public loop_services {
 
   // Events from workers.
   std::mutex ev_m_;
+  // Pieces whose results went through shared memory, for a later turn to
+  // forget (piece_finished): this many ring it.
+  static constexpr std::size_t forgotten_per_ring = 64;
+  // Held by the message thread for each turn and for its look before it
+  // sleeps; a worker takes it to do a turn's bookkeeping (try_take_turn).
+  // The protocols' state is the holder's.
+  std::mutex turn_m_;
+  // The last turn gave local workers something to do (steal_protocol's
+  // posted_local or filled_inbox then).
+  bool gave_workers_work_ = false;
   std::vector<event> events_;
   // The message thread sleeps on it; workers' events and sends from
   // processes on this machine ring it (doorbell.hpp).
@@ -296,6 +319,7 @@ class network final : public outbox, public loop_services {
   // --- message thread only ---
   std::vector<std::string> out_;  // batches being built, per destination
   std::deque<std::pair<int, std::string>> to_send_;  // batches ready to go, in order
+  std::vector<char> loud_;  // out_[to] holds a message begun with begin(), not begin_quiet()
   unsigned quiet_ = 0;            // turns without a message (back-off)
   std::uint64_t rng_;
   std::atomic<std::int64_t> bytes_sent_{0};

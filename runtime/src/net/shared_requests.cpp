@@ -30,7 +30,8 @@ std::size_t shared_requests::page_bytes() { return static_cast<std::size_t>(sysc
 
 std::size_t shared_requests::control_size(int local_size) {
   std::size_t page = page_bytes();
-  std::size_t control = mailbox_offset(local_size) + sizeof(mailbox);
+  std::size_t control = mailbox_offset(local_size) + sizeof(mailbox) +
+                        static_cast<std::size_t>(local_size) * sizeof(result_ring);
   return (control + page - 1) / page * page;
 }
 
@@ -230,6 +231,14 @@ void shared_requests::stand(int world_rank, int k, worker_impl* proxy) {
       ->proxy.store(reinterpret_cast<std::uint64_t>(proxy), std::memory_order_release);
 }
 
+int shared_requests::unadopted(int world_rank) const {
+  view me{own_, own_bytes_};
+  int n = 0;
+  for (int k = 0; k < slots_per_thief; ++k)
+    n += slot_of(me, local_of_[static_cast<std::size_t>(world_rank)], k)->state.load(std::memory_order_relaxed) != free_slot;
+  return n;
+}
+
 std::uint64_t shared_requests::posted_seq(int world_rank, int k) const {
   return slot_of(view{own_, own_bytes_}, local_of_[static_cast<std::size_t>(world_rank)], k)->seq;
 }
@@ -280,6 +289,33 @@ void shared_requests::mail_full_again() {
 
 std::uint32_t shared_requests::mail_state() const {
   return own_ ? mailbox_of(view{own_, own_bytes_})->state.load(std::memory_order_acquire) : mail_is_empty;
+}
+
+bool shared_requests::write_result(int world_rank, std::string_view bytes) {
+  if (!reaches(world_rank) || bytes.size() > result_capacity) return false;
+  result_ring* g = ring_of(of_rank_[static_cast<std::size_t>(world_rank)], local_rank_);
+  std::uint32_t open = 0;
+  if (!g->lock.compare_exchange_strong(open, 1, std::memory_order_acquire, std::memory_order_relaxed)) return false;
+  std::uint64_t t = g->tail.load(std::memory_order_relaxed);
+  bool room = t - g->head.load(std::memory_order_acquire) < static_cast<std::uint64_t>(results_per_ring);
+  if (room) {
+    result_entry& e = g->entries[t % results_per_ring];
+    e.bytes = static_cast<std::uint32_t>(bytes.size());
+    std::memcpy(e.data, bytes.data(), bytes.size());
+    g->tail.store(t + 1, std::memory_order_release);
+  }
+  g->lock.store(0, std::memory_order_release);
+  return room;
+}
+
+bool shared_requests::results_waiting() const {
+  if (!own_) return false;
+  view me{own_, own_bytes_};
+  for (int r : thieves_) {
+    const result_ring* g = ring_of(me, local_of_[static_cast<std::size_t>(r)]);
+    if (g->head.load(std::memory_order_relaxed) != g->tail.load(std::memory_order_relaxed)) return true;
+  }
+  return false;
 }
 
 bool shared_requests::quiet() {

@@ -40,14 +40,24 @@
 //
 // The answer, when it is a piece, comes back the same way: V's worker
 // writes it (the bytes of a WORK message) into T's mailbox, a buffer in T's
-// control area, and T's message thread, which looks at its mailbox on every
-// turn (and spins while its request is out and its workers are idle),
-// takes it from there as if it had come by MPI. Neither V's message thread
-// nor MPI is on the way; V's message thread learns of the piece at its next
-// turn (the proxy's reply, marked `mailed`), or sooner when a message about
-// the piece comes back. One mailbox per thief is enough: a process has one
-// request for work out at a time, and asks again only after it has taken
-// the answer. Refusals, and pieces that do not fit, travel by MPI.
+// control area, and an idle worker of T takes it (or T's message thread,
+// which looks at the mailbox on every turn, when no worker has for a
+// while). Neither V's message thread nor MPI is on the way; V's message
+// thread learns of the piece at its next turn (the proxy's reply, marked
+// `mailed`), or sooner when a message about the piece comes back. One
+// mailbox per thief is enough: a process has one request for work out at a
+// time, and asks again only after it has taken the answer. Refusals, and
+// pieces that do not fit, travel by MPI.
+//
+// The piece's result comes back through shared memory too: the worker of T
+// that ran it writes the bytes of its RESULT message into a ring in V's
+// control area, one per thief (results_per_ring results of up to
+// result_capacity bytes), and V takes them in order: a worker of V waiting
+// at a join, or V's message thread at its turn (whoever holds V's turn,
+// steal_protocol::take_results). Single writer at a time (a lock word the
+// thief's workers take; a busy lock or a full ring sends the result by
+// MPI), single reader: the writer writes at `tail` only when `head` has
+// passed it, the reader moves `head` after applying a result.
 //   V's worker, having given piece p for the request of T:
 //      mailbox.state is empty (else: by MPI) -> writes the bytes ->
 //      p.mailed = true -> hands p to the proxy (reply) -> state = full.
@@ -66,6 +76,8 @@
 #include <string_view>
 #include <vector>
 
+#include "frame.hpp"
+
 namespace tascell::detail {
 struct worker_impl;
 }
@@ -82,7 +94,7 @@ class shared_requests {
   // (at its next turn); with the piece going back through the mailbox that
   // may be after the thief wants to ask again, and with one slot that
   // request would go by MPI.
-  static constexpr int slots_per_thief = 4;
+  static constexpr int slots_per_thief = 16;
 
   // Collective over `node` (the processes of the run on this machine), from
   // the message thread, before the workers are made; every process calls
@@ -140,6 +152,9 @@ class shared_requests {
   // The request number of the request that thief `world_rank` posted here
   // last in slot k (the one the proxy standing there answers).
   std::uint64_t posted_seq(int world_rank, int k) const;
+  // How many of thief `world_rank`'s slots hold a request the message
+  // thread has not adopted yet.
+  int unadopted(int world_rank) const;
   // A worker of this process, answering the request thief `world_rank`
   // posted: writes `bytes` into its mailbox without publishing them; false
   // (nothing written) when they do not fit or the mailbox is not empty.
@@ -166,6 +181,24 @@ class shared_requests {
   // The thieves on this machine (world ranks), for standing proxies.
   const std::vector<int>& thieves() const { return thieves_; }
 
+  // --- results: the outputs of pieces that went through a mailbox ---
+  // The largest RESULT message that fits, and how many wait at most.
+  static constexpr std::size_t result_capacity = 252;
+  static constexpr int results_per_ring = 64;
+  // A worker of this process that ran a piece victim `world_rank` gave it:
+  // writes the result's bytes into the victim's ring for this process;
+  // false (nothing written) when they do not fit, the ring is full or
+  // another worker is writing there.
+  bool write_result(int world_rank, std::string_view bytes);
+  // Whether a result waits in this process's rings.
+  bool results_waiting() const;
+  // The victim (whoever holds its message thread's turn, one at a time):
+  // calls f(thief, bytes) for every result waiting, in the order each
+  // thief wrote them; a result is taken once f returns (if f throws, it
+  // stays). True when it took any.
+  template <class F>
+  bool take_results(F&& f);
+
  private:
   enum : std::uint32_t { free_slot = 0, claiming = 1, posted = 2 };
   // One cache line per thief (the object is mapped at a page boundary).
@@ -191,6 +224,22 @@ class shared_requests {
     char data[mailbox_capacity];
   };
   static_assert(sizeof(mailbox) == 16384);
+  struct result_entry {
+    std::uint32_t bytes;
+    char data[result_capacity];
+  };
+  static_assert(sizeof(result_entry) == 256);
+  // One per thief in the victim's control area: the thief's workers write
+  // (one at a time, `lock`), the victim takes.
+  struct result_ring {
+    std::atomic<std::uint32_t> lock;
+    std::uint32_t pad0;
+    std::atomic<std::uint64_t> tail;  // results written
+    char pad1[48];
+    std::atomic<std::uint64_t> head;  // results taken
+    char pad2[56];
+    result_entry entries[results_per_ring];
+  };
   struct view {
     char* base = nullptr;  // the control area, then the worker pages
     std::size_t bytes = 0;
@@ -204,6 +253,10 @@ class shared_requests {
     return sizeof(header) + static_cast<std::size_t>(local_size) * slots_per_thief * sizeof(slot);
   }
   mailbox* mailbox_of(const view& v) const { return reinterpret_cast<mailbox*>(v.base + mailbox_offset(local_size_)); }
+  // After the mailbox, one per process of the machine (by its rank there).
+  result_ring* ring_of(const view& v, int local) const {
+    return reinterpret_cast<result_ring*>(v.base + mailbox_offset(local_size_) + sizeof(mailbox)) + local;
+  }
   worker_impl* worker_of(const view& v, int i) const {
     return reinterpret_cast<worker_impl*>(v.base + control_bytes_ + static_cast<std::size_t>(i) * page_);
   }
@@ -228,6 +281,27 @@ class shared_requests {
   std::atomic<bool> usable_{false};
   std::uint64_t accepting_ = 0;  // last published
 };
+
+template <class F>
+bool shared_requests::take_results(F&& f) {
+  if (!own_) return false;
+  view me{own_, own_bytes_};
+  bool any = false;
+  for (int r : thieves_) {
+    result_ring* g = ring_of(me, local_of_[static_cast<std::size_t>(r)]);
+    std::uint64_t h = g->head.load(std::memory_order_relaxed);
+    std::uint64_t t = g->tail.load(std::memory_order_acquire);
+    for (; h < t; ++h) {
+      const result_entry& e = g->entries[h % results_per_ring];
+      if (e.bytes > result_capacity)
+        throw malformed_message("a result in shared memory that says it holds " + std::to_string(e.bytes) + " bytes");
+      f(r, std::string_view(e.data, e.bytes));
+      g->head.store(h + 1, std::memory_order_release);  // the thief may write there again
+      any = true;
+    }
+  }
+  return any;
+}
 
 template <class F>
 bool shared_requests::adopt(F&& f) {

@@ -39,13 +39,7 @@ task* steal_protocol::take_work(worker_impl* w, bool hungry) {
   if (hungry) {
     bool first = !w->hungry.exchange(true, std::memory_order_relaxed);
     bool posted = post_request();
-    // The answer to a posted request is late (the victim may nap at a join):
-    // the message thread sends the outputs that waited for it, and rings
-    // the victim (pause()).
-    bool late = ring_owed_.load(std::memory_order_relaxed) &&
-                now().time_since_epoch().count() - owed_since_ns_.load(std::memory_order_relaxed) > owed_ring_after_ns &&
-                ring_owed_.exchange(false, std::memory_order_relaxed);
-    if (first || posted || late) loop_.wake();
+    if (first || posted) loop_.wake();
   }
   return nullptr;
 }
@@ -73,25 +67,13 @@ bool steal_protocol::post_request(bool* through_shared_memory) {
   return true;
 }
 
-bool steal_protocol::piece_finishing(worker_impl* w) {
+void steal_protocol::piece_finishing(worker_impl* w) {
   // Nothing under the piece: not the root task (rank 0 runs it at depth 0,
   // busy), no piece it was nested in, no fiber waiting.
-  bool posted = false;
   if (w->depth == 0 && !w->busy.load(std::memory_order_relaxed) && w->waiting == 0) {
     w->hungry.store(true, std::memory_order_relaxed);
-    post_request(&posted);
+    post_request();
   }
-  // When the next request went to a process of this machine through shared
-  // memory, the outputs wait until its answer has come (take_mailed, or the
-  // answer by MPI, which rings): woken now, this process's message thread,
-  // and the victim's when the outputs reach it, would take the victim's
-  // core for their turns just when the victim should answer (a steal took
-  // 18 us instead of 6 on 2 x 1).
-  if (posted) {
-    owed_since_ns_.store(now().time_since_epoch().count(), std::memory_order_relaxed);
-    ring_owed_.store(true, std::memory_order_relaxed);
-  }
-  return posted;
 }
 
 int steal_protocol::mail_piece(worker_impl* proxy_worker, task* t) {
@@ -118,7 +100,27 @@ void steal_protocol::mail_sent(int thief) {
   mailed_.fetch_add(1, std::memory_order_relaxed);
   // The message thread is not woken: it records the piece at its next turn,
   // or when a message about it comes (given_proxy); the thief's next
-  // request finds another slot free (slots_per_thief).
+  // request finds another slot free (slots_per_thief). The results of
+  // such pieces do not wake it either (mail_result), so once half the
+  // thief's slots wait, this worker records the pieces and frees the slots
+  // itself when the thread is not in a turn, or rings it: else the thief's
+  // requests would go by MPI, waking both message threads. The results
+  // waiting in shared memory are taken then too, so that the thief's
+  // results need not go by MPI for want of room.
+  if (shared_.unadopted(thief) < shared_requests::slots_per_thief / 2) return;
+  if (!loop_.try_take_turn()) {
+    loop_.wake();
+    return;
+  }
+  collect_mailed();
+  bool bad = false;
+  try {
+    shared_.take_results([&](int from, std::string_view bytes) { apply_result(from, bytes); });
+  } catch (const std::exception&) {
+    bad = true;  // left where it is: the message thread says what is wrong
+  }
+  loop_.end_taken_turn();
+  if (bad) loop_.wake();
 }
 
 
@@ -356,14 +358,36 @@ task* steal_protocol::take_mailed(worker_impl* w) {
   shared_.mail_taken();  // release: the message thread reads the three above after it
   log_.note(protocol_log::step::take_mail, seq, t->from_handle, from);
   w->hungry.store(false, std::memory_order_relaxed);
-  // The message thread records the piece (collect_taken), sends the outputs
-  // of the last piece if they waited (piece_finished), and arms the next
-  // request while this piece runs: a worker can post it the moment the
-  // piece ends. (Not rung, it woke only when the piece ended, and the
-  // request left 20-30 us later: UTS T3 on 2 x 1 idled that long per steal.)
-  ring_owed_.store(false, std::memory_order_relaxed);
-  loop_.wake();
+  // The piece is recorded (collect_taken) and the next request armed while
+  // this piece runs, so that a worker can post it the moment the piece
+  // ends: here, when the message thread is not in a turn (settle_take),
+  // else by that thread, rung for it. (Armed only when the piece ended, the
+  // request left 20-30 us later: UTS T3 on 2 x 1 idled that long per steal;
+  // rung at every take, the thread's turns took the thief's core for about
+  // 10 us a steal.)
+  if (!settle_take(t, seq)) loop_.wake();
   return t;
+}
+
+bool steal_protocol::settle_take(task* t, std::uint64_t seq) {
+  if (loop_.tracing() || !loop_.try_take_turn()) return false;
+  // Only the plain case: the piece is still the one taken and unrecorded
+  // (the message thread may have recorded it before this took the turn, and
+  // another worker taken the next), the request it answers was posted by a
+  // worker, adopted or not, and nothing is half done. Anything else (a post
+  // still being made, or one that failed and must go by MPI) is the message
+  // thread's.
+  int st = arm_state_of(arm_.load(std::memory_order_acquire));
+  int from = t->from_rank;
+  bool plain = shared_.mail_state() == shared_requests::mail_is_taken && mail_task_ == t &&
+               (st == arm_posted ? armed_.seq == seq && armed_.rank == from
+                                 : st == arm_none && asking_seq_ == seq && asking_rank_ == from);
+  if (plain) {
+    collect_taken();
+    keep_worker_post();
+  }
+  loop_.end_taken_turn();
+  return plain;
 }
 
 bool steal_protocol::collect_taken() {
@@ -434,23 +458,95 @@ void steal_protocol::on_refuse(int from, std::uint64_t seq) {
   if (!answer_back(seq, refused)) throw malformed_message("a refusal that answers no request");
 }
 
-void steal_protocol::send_result(task* t) {
-  received_.erase({t->from_rank, t->from_handle});
-  std::uint8_t flags = (t->completed ? 1 : 0) | (t->cancel_up.load() ? 2 : 0) | (t->error ? 4 : 0);
+std::uint8_t steal_protocol::result_flags(const task* t) {
+  return static_cast<std::uint8_t>((t->completed ? 1 : 0) | (t->cancel_up.load() ? 2 : 0) | (t->error ? 4 : 0));
+}
+
+void steal_protocol::write_result(writer& w, task* t) {
   std::ostringstream os;
-  try {
+  {
     out_archive a(os);
     t->kind->wire->pack_result(t, a);
+  }
+  w.put(t->from_handle);
+  w.put(result_flags(t));
+  w.bytes(os.str());
+  w.bytes(t->error ? pack_exception(t->error) : std::string());
+}
+
+void steal_protocol::send_result(task* t) {
+  received_.erase({t->from_rank, t->from_handle});
+  std::string body;
+  try {
+    writer w(body);
+    write_result(w, t);
   } catch (const std::exception& e) {
     fatal(std::string("cannot send the outputs of a piece of ") + t->kind->site + ": " + e.what());
   }
-  std::string error = t->error ? pack_exception(t->error) : std::string();
-  writer w(out_.begin(t->from_rank, msg::result));
-  w.put(t->from_handle);
-  w.put(flags);
-  w.bytes(os.str());
-  w.bytes(error);
+  // The victim needs a result only at its join: one that nothing waits for
+  // yet does not wake its message thread, which takes it at its next turn
+  // (a worker at that join steals back first, which rings). A stopped,
+  // cancelling or failed piece, and one asked for, ring.
+  bool quiet = result_flags(t) == 1 && !t->waited_for.load(std::memory_order_relaxed);
+  (quiet ? out_.begin_quiet(t->from_rank, msg::result) : out_.begin(t->from_rank, msg::result)).append(body);
   delete t;
+}
+
+bool steal_protocol::mail_result(task* t) {
+  // Only a piece that ended normally: a stopped, cancelling or failed one
+  // goes by MPI, which rings its victim at once.
+  if (!shared_.active() || result_flags(t) != 1 || !t->kind->wire || !shared_.reaches(t->from_rank)) return false;
+  std::string body;
+  try {
+    writer w(body);
+    write_result(w, t);
+  } catch (const std::exception&) {
+    return false;  // the message thread tries again and says why it cannot
+  }
+  if (!shared_.write_result(t->from_rank, body)) return false;
+  results_mailed_.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+void steal_protocol::result_mailed(task* t) {
+  received_.erase({t->from_rank, t->from_handle});
+  delete t;
+}
+
+void steal_protocol::apply_result(int from, std::string_view bytes) {
+  reader r(bytes);
+  on_result(from, r);
+  if (!r.done()) throw malformed_message("bytes after the result");
+}
+
+bool steal_protocol::take_results() {
+  bool any = false;
+  int from = -1;
+  guarded(from, [&] {
+    any = shared_.take_results([&](int thief, std::string_view bytes) {
+      from = thief;
+      apply_result(thief, bytes);
+    });
+  });
+  return any;
+}
+
+bool steal_protocol::take_results_here() {
+  if (!shared_.results_waiting() || !loop_.try_take_turn()) return false;
+  bool any = false;
+  try {
+    any = shared_.take_results([&](int thief, std::string_view bytes) {
+      apply_result(thief, bytes);
+      results_here_.fetch_add(1, std::memory_order_relaxed);
+    });
+  } catch (const std::exception&) {
+    // Left where it is: the message thread takes it and says what is wrong.
+    loop_.end_taken_turn();
+    loop_.wake();
+    return false;
+  }
+  loop_.end_taken_turn();
+  return any;
 }
 
 void steal_protocol::on_stop(int from, std::uint64_t handle) {
@@ -548,6 +644,7 @@ void steal_protocol::on_request(int from, std::uint64_t seq, std::uint64_t wante
     auto it = received_.find({from, wanted});
     if (it == received_.end()) return refuse_now();  // finished meanwhile
     target = it->second;
+    target->waited_for.store(true, std::memory_order_relaxed);  // its result rings (send_result)
   }
   proxy* p = new_proxy();
   p->from = from;

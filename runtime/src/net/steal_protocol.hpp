@@ -6,7 +6,8 @@
 // through shared memory when it is on this machine, shared_requests.hpp);
 // the piece that answers goes into the inbox (or, posted, comes back
 // through this process's mailbox, where an idle worker takes it); when the
-// piece has run, its RESULT goes back. A worker waiting at a join for a
+// piece has run, its RESULT goes back (by MPI, or into the victim's ring in
+// shared memory when it is on this machine). A worker waiting at a join for a
 // piece held by another process steals back through that piece's proxy: a
 // REQUEST naming the piece.
 //
@@ -17,8 +18,12 @@
 // stops are forwarded to it, and local steal-backs go through it.
 //
 // The state is the message thread's, except what workers touch: the inbox,
-// the armed request a worker may post (arm_), the mailbox (through
-// shared_requests), the latencies and the counters. It reaches the rest of
+// the armed request a worker may post (arm_), the mailbox and the rings
+// (through shared_requests), the latencies and the counters. A worker may
+// also take the message thread's turn when the thread is not in one
+// (loop_services::try_take_turn) and do a step of it: record a piece it
+// took (settle_take), adopt posted slots (mail_sent), take results
+// (take_results_here). It reaches the rest of
 // the process through the host (its workers), the root-call protocol (is a
 // call open, its number), the outbox (messages) and the message loop
 // (loop_services: clock, doorbell, tracing, errors).
@@ -79,6 +84,12 @@ class loop_services {
   virtual void step_aside() = 0;
   // The runtime's workers exist (network::attach).
   virtual bool attached() const = 0;
+  // The message thread's turn, taken by a worker while the thread is not in
+  // one (it holds it for each turn and for the look before it sleeps): the
+  // worker does the bookkeeping of the turn it would otherwise ring for
+  // (steal_protocol::settle_take). False when the thread is in a turn.
+  virtual bool try_take_turn() = 0;
+  virtual void end_taken_turn() = 0;
   virtual bool tracing() const = 0;
   virtual void note(trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b = 0, std::int64_t c = 0) = 0;
   virtual void note_at(std::int64_t when, trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b = 0,
@@ -114,9 +125,8 @@ class steal_protocol {
   bool post_request(bool* through_shared_memory = nullptr);
   // A piece from another process finished on worker w: when w goes back to
   // looking for work, it counts as hungry and posts the next request if it
-  // can. True when that request went through shared memory (then the ring
-  // that sends the piece's outputs waits for the answer: ring_owed_).
-  bool piece_finishing(worker_impl* w);
+  // can (before the piece's outputs are sent: the victim answers meanwhile).
+  void piece_finishing(worker_impl* w);
   int mail_piece(worker_impl* proxy_worker, task* t);
   void mail_sent(int thief);
   bool expecting_work() const {
@@ -167,6 +177,20 @@ class steal_protocol {
   void on_cancel_up(int from, std::uint64_t handle);
   // Events of workers.
   void send_result(task* t);
+  // A worker: piece t of a process on this machine has ended normally; its
+  // result goes into that process's ring for this one (shared_requests),
+  // where a worker of the victim waiting at the join, or its message
+  // thread, takes it. False when it must go by MPI (send_result).
+  bool mail_result(task* t);
+  // ... and the message thread forgets t (no message).
+  void result_mailed(task* t);
+  // The victim: the results waiting in this process's rings (the message
+  // thread's turn), or taken by a worker waiting at a join when the thread
+  // is not in a turn (false also when it could not take the turn).
+  bool take_results();
+  bool take_results_here();
+  std::int64_t results_mailed() const { return results_mailed_.load(std::memory_order_relaxed); }
+  std::int64_t results_taken_here() const { return results_here_.load(std::memory_order_relaxed); }
   void send_cancel_up(task* t);
 
   // For the loop's sleep (network::pause).
@@ -251,10 +275,20 @@ class steal_protocol {
   bool out_of_work() const;
   // The mailbox: a worker's side and the message thread's.
   task* take_mailed(worker_impl* w);
+  // The worker that took piece t, answering request seq, from the mailbox
+  // records it and arms the next request, as the message thread's next
+  // turn would; false (nothing done) when it must ring the thread instead.
+  bool settle_take(task* t, std::uint64_t seq);
   // A WORK message's fields for piece t answering request seq (throws what
   // packing its inputs throws), and the piece made from them again (no
   // state of the message thread touched).
   static void write_work(writer& w, std::uint64_t seq, task* t);
+  // RESULT's fields for the ended piece t (throws what packing its outputs
+  // throws), and its flags.
+  static void write_result(writer& w, task* t);
+  static std::uint8_t result_flags(const task* t);
+  // A result from the ring of `from` (a RESULT's fields).
+  void apply_result(int from, std::string_view bytes);
   task* unpack_work(int from, reader& r, std::uint64_t& seq);
   // A piece of another process is here (by WORK, or from the mailbox),
   // answering request seq: stops and steal-backs find it.
@@ -351,17 +385,14 @@ class steal_protocol {
   alignas(64) std::atomic<std::int64_t> posts_{0};  // requests posted through shared memory
   std::atomic<std::int64_t> worker_posts_{0};  // ... by a worker (post_request)
   std::atomic<std::int64_t> mailed_{0};        // pieces given through a mailbox (mail_piece)
+  std::atomic<std::int64_t> results_mailed_{0};  // results through a victim's ring (mail_result)
+  std::atomic<std::int64_t> results_here_{0};    // ... taken by a worker of the victim (take_results_here)
   // The piece a worker took from the mailbox (take_mailed), for
   // collect_taken: written before the mailbox says `taken`.
   task* mail_task_ = nullptr;
   std::uint64_t mail_seq_ = 0;
   std::chrono::steady_clock::time_point mail_taken_at_;
-  // A piece's outputs wait for the answer to the request posted when it
-  // ended (piece_finishing); whoever takes that answer rings.
-  alignas(64) std::atomic<bool> ring_owed_{false};
-  std::atomic<std::int64_t> owed_since_ns_{0};  // now() then, in ns
-  static constexpr std::int64_t owed_ring_after_ns = 50'000;
-  std::atomic<bool> mail_bad_{false};  // a worker could not read it: the message thread takes it
+  alignas(64) std::atomic<bool> mail_bad_{false};  // a worker could not read it: the message thread takes it
   alignas(64) bool mail_seen_ = false;  // take_mail saw the mailbox full at mail_seen_at_
   std::chrono::steady_clock::time_point mail_seen_at_;
 };
