@@ -58,6 +58,8 @@ bool steal_protocol::post_request(bool* through_shared_memory) {
   // answer can have filled the inbox since out_of_work() looked.
   if (!arm_.compare_exchange_strong(seen, arm_word(seen, arm_claimed), std::memory_order_acq_rel)) return false;
   armed_.claimed = now();
+  ask_sent_ns_.store(std::chrono::duration_cast<std::chrono::nanoseconds>(armed_.claimed.time_since_epoch()).count(),
+                     std::memory_order_relaxed);
   if (loop_.tracing()) armed_.claimed_trace = trace_now();
   expecting_.store(true, std::memory_order_relaxed);
   bool ok = shared_.post(armed_.rank, armed_.root, armed_.seq, armed_.largest, armed_.start);
@@ -247,6 +249,8 @@ bool steal_protocol::ask_for_work() {
   expecting_.store(true, std::memory_order_relaxed);
   asking_rank_ = to;
   asking_since_ = started;
+  ask_sent_ns_.store(std::chrono::duration_cast<std::chrono::nanoseconds>(started.time_since_epoch()).count(),
+                     std::memory_order_relaxed);
   // To a process on this machine: posted to one of its workers directly
   // (shared_requests.hpp), or by MPI when that cannot be done now.
   posted_ = shared_.post(to, root_.number(), asking_seq_, cfg_.remote_giver == giver_choice::largest, rng_ >> 17);
@@ -353,6 +357,9 @@ task* steal_protocol::take_mailed(worker_impl* w) {
   }
   t->thief.store(w, std::memory_order_seq_cst);
   mail_task_ = t;
+  // When the request it answers left (the piece's trace record says how
+  // long the steal took): one request is out at a time.
+  t->asked_ns = ask_sent_ns_.load(std::memory_order_relaxed);
   mail_seq_ = seq;
   mail_taken_at_ = now();
   shared_.mail_taken();  // release: the message thread reads the three above after it

@@ -349,6 +349,9 @@ class steal_protocol {
   armed_request armed_;
   alignas(64) std::mutex lat_m_;
   std::vector<std::int64_t> latencies_;
+  // When this process's last request for work left (now(), in ns), for a
+  // piece a worker takes from the mailbox.
+  std::atomic<std::int64_t> ask_sent_ns_{0};
 
   // --- message thread only ---
   alignas(64) std::vector<int> loads_;        // last load heard from each rank
