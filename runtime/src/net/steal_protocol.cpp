@@ -115,14 +115,7 @@ void steal_protocol::mail_sent(int thief) {
     return;
   }
   collect_mailed();
-  bool bad = false;
-  try {
-    shared_.take_results([&](int from, std::string_view bytes) { apply_result(from, bytes); });
-  } catch (const std::exception&) {
-    bad = true;  // left where it is: the message thread says what is wrong
-  }
-  loop_.end_taken_turn();
-  if (bad) loop_.wake();
+  take_results_in_turn();
 }
 
 
@@ -540,19 +533,21 @@ bool steal_protocol::take_results() {
 
 bool steal_protocol::take_results_here() {
   if (!shared_.results_waiting() || !loop_.try_take_turn()) return false;
-  bool any = false;
+  return take_results_in_turn();
+}
+
+bool steal_protocol::take_results_in_turn() {
+  bool any = false, bad = false;
   try {
     any = shared_.take_results([&](int thief, std::string_view bytes) {
       apply_result(thief, bytes);
       results_here_.fetch_add(1, std::memory_order_relaxed);
     });
   } catch (const std::exception&) {
-    // Left where it is: the message thread takes it and says what is wrong.
-    loop_.end_taken_turn();
-    loop_.wake();
-    return false;
+    bad = true;  // left where it is: the message thread takes it and says what is wrong
   }
   loop_.end_taken_turn();
+  if (bad) loop_.wake();
   return any;
 }
 

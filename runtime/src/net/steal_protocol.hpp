@@ -189,6 +189,9 @@ class steal_protocol {
   // is not in a turn (false also when it could not take the turn).
   bool take_results();
   bool take_results_here();
+  // A worker holding the turn (try_take_turn): takes the results, then
+  // ends the turn.
+  bool take_results_in_turn();
   std::int64_t results_mailed() const { return results_mailed_.load(std::memory_order_relaxed); }
   std::int64_t results_taken_here() const { return results_here_.load(std::memory_order_relaxed); }
   void send_cancel_up(task* t);
