@@ -221,6 +221,58 @@ bool is_dependent_call(const Stmt* m, const Expr* use) {
          llvm::isa<CXXDependentScopeMemberExpr>(callee) || callee->isTypeDependent();
 }
 
+namespace {
+
+// Whether `m`, a non-const member function, is an accessor: its class also
+// has a const member function of the same name and arity (operator[], at,
+// front, data, begin, ...), so calling it on a non-const object is chosen
+// by overload resolution, not by what the caller does with the object.
+bool is_accessor(const CXXMethodDecl* m) {
+  if (!m || m->isConst() || m->isStatic()) return false;
+  const CXXRecordDecl* rd = m->getParent();
+  for (const NamedDecl* d : rd->lookup(m->getDeclName())) {
+    const auto* o = llvm::dyn_cast<CXXMethodDecl>(d->getUnderlyingDecl());
+    if (const auto* t = llvm::dyn_cast<FunctionTemplateDecl>(d->getUnderlyingDecl()))
+      o = llvm::dyn_cast<CXXMethodDecl>(t->getTemplatedDecl());
+    if (o && o != m && o->isConst() && o->getNumParams() == m->getNumParams()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+const Stmt* write_through(ExprMutationAnalyzer& mutations, const Stmt* w, const Expr* use) {
+  for (int depth = 0; w && depth < 16; ++depth) {
+    const Expr* call = nullptr;
+    const CXXMethodDecl* m = nullptr;
+    if (const auto* op = llvm::dyn_cast<CXXOperatorCallExpr>(w); op && op->getNumArgs() > 0 &&
+                                                                   contains(op->getArg(0), use)) {
+      m = llvm::dyn_cast_or_null<CXXMethodDecl>(op->getDirectCallee());
+      call = op;
+    } else if (const auto* mc = llvm::dyn_cast<CXXMemberCallExpr>(w);
+               mc && mc->getImplicitObjectArgument() && contains(mc->getImplicitObjectArgument(), use)) {
+      m = mc->getMethodDecl();
+      call = mc;
+    }
+    if (!call || !is_accessor(m)) return w;
+    // Only a write through what the accessor returns writes the object.
+    QualType r = m->getReturnType();
+    if (r->isReferenceType()) {
+      use = call;
+      w = mutations.findMutation(call);
+    } else if (r->isPointerType()) {
+      if (!r->getPointeeType().isConstQualified() && mutations.findPointeeMutation(call)) return w;
+      return nullptr;
+    } else if (r->isRecordType()) {
+      // An iterator: what is written through it is not followed.
+      return w;
+    } else {
+      return nullptr;  // a value
+    }
+  }
+  return w;
+}
+
 bool is_table_type(QualType t) {
   const auto* rd = t.getNonReferenceType()->getAsCXXRecordDecl();
   if (!rd || rd->getName() != "table") return false;
@@ -239,8 +291,12 @@ std::vector<captured_var> free_variables(const Stmt* s, ASTContext& ctx) {
     auto [it, fresh] = index.emplace(v, out.size());
     if (fresh) out.push_back({v, e, nullptr});
     captured_var& u = out[it->second];
+    if (!u.pointee_write && v->getType().getNonReferenceType()->isPointerType())
+      if (const Stmt* pw = mutations.findPointeeMutation(e); pw && !is_dependent_call(pw, e)) u.pointee_write = pw;
     if (u.write) continue;
     const Stmt* w = mutations.findMutation(e);
+    // A table's entries are written in place through its own rules below.
+    if (!is_table_type(v->getType())) w = write_through(mutations, w, e);
     if (!w || is_dependent_call(w, e)) continue;
     if (is_table_type(v->getType())) {
       // t[i] through the non-const operator[] is a read unless the entry
@@ -252,6 +308,44 @@ std::vector<captured_var> free_variables(const Stmt* s, ASTContext& ctx) {
       }
     }
     u.write = w;
+  }
+  return out;
+}
+
+namespace {
+bool in_tascell_namespace(QualType t) {
+  const auto* rd = t.getNonReferenceType()->getAsCXXRecordDecl();
+  if (!rd) return false;
+  for (const DeclContext* dc = rd->getDeclContext(); dc; dc = dc->getParent())
+    if (const auto* ns = llvm::dyn_cast<NamespaceDecl>(dc); ns && ns->getName() == "tascell") return true;
+  return false;
+}
+
+class global_finder : public RecursiveASTVisitor<global_finder> {
+ public:
+  std::vector<std::pair<const VarDecl*, const DeclRefExpr*>> uses;
+  bool VisitDeclRefExpr(DeclRefExpr* e) {
+    if (const auto* v = llvm::dyn_cast<VarDecl>(e->getDecl()))
+      if (!v->hasLocalStorage() && !llvm::isa<ParmVarDecl>(v) && !v->getType().isConstQualified() &&
+          !v->isConstexpr() && !in_tascell_namespace(v->getType()))
+        uses.emplace_back(v, e);
+    return true;
+  }
+};
+}  // namespace
+
+std::vector<captured_var> global_writes(const Stmt* s, ASTContext& ctx) {
+  global_finder f;
+  f.TraverseStmt(const_cast<Stmt*>(s));
+  std::vector<captured_var> out;
+  std::set<const VarDecl*> done;
+  ExprMutationAnalyzer mutations(*s, ctx);
+  for (auto [v, e] : f.uses) {
+    if (done.count(v)) continue;
+    const Stmt* w = write_through(mutations, mutations.findMutation(e), e);
+    if (!w || is_dependent_call(w, e)) continue;
+    done.insert(v);
+    out.push_back({v, e, w});
   }
   return out;
 }

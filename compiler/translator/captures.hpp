@@ -7,6 +7,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
 #include "clang/AST/Stmt.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 
 namespace tascell::translator {
 
@@ -17,7 +18,19 @@ struct captured_var {
   // A tascell::table handle: where an entry is written in place (t[i] = ...),
   // or nullptr. Reading entries and apply() do not write the handle.
   const clang::Stmt* entry_write = nullptr;
+  // A pointer: where what it points to is written, or nullptr.
+  const clang::Stmt* pointee_write = nullptr;
 };
+
+// What really writes a variable, given `w`, the mutation of `use` that
+// ExprMutationAnalyzer found: a call of a non-const accessor on it
+// (v[i], v.at(i), v.front(), v.data(), ... whose class has a const overload
+// of the same name) writes it only when what it returns is written, an
+// element through the reference or the pointer it returns. Returns that
+// write, or nullptr when the call is only a read. (An iterator returned by
+// begin() is taken as a write: what is written through it is not followed.)
+const clang::Stmt* write_through(clang::ExprMutationAnalyzer& mutations, const clang::Stmt* w,
+                                 const clang::Expr* use);
 
 // Whether t is (a reference to) a tascell::table<...> handle.
 bool is_table_type(clang::QualType t);
@@ -29,6 +42,12 @@ bool is_table_type(clang::QualType t);
 // does); if the call does take it by non-const reference, the instantiation
 // fails to compile (the piece receives it as const).
 std::vector<captured_var> free_variables(const clang::Stmt* s, clang::ASTContext& ctx);
+
+// Variables of static or thread storage duration (at namespace scope,
+// static members, static locals) that s writes, in order of first use; not
+// the runtime's own (incumbents, boards, tables), which are written
+// through their functions.
+std::vector<captured_var> global_writes(const clang::Stmt* s, clang::ASTContext& ctx);
 
 // How s uses `this`, which a part or a loop body captures like a variable
 // (`*this`), and the places the lowering must rewrite so that the body uses

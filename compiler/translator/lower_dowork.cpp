@@ -8,6 +8,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "llvm/Support/raw_ostream.h"
 #include "lower.hpp"
+#include "owned.hpp"
 
 namespace tascell::translator {
 namespace {
@@ -99,6 +100,13 @@ bool travel(lowering& l, const captured_var& u, const clause_list& cl, bool writ
       out.push_back({"tascell::reduce<" + reduction_op_type(r.op) + ">(" + name + ")", l.ref_declaration(type, name)});
       return true;
     }
+  if (type->isFunctionType()) {
+    // A reference to a function: the piece gets a pointer to it, which
+    // travels as the function it is (tascell/function_address.hpp).
+    out.push_back({"tascell::in(&" + name + ")",
+                   l.const_ref_declaration(ctx.getPointerType(type), name)});
+    return true;
+  }
   // Without the parentheses of a declarator (long (&a)[4]): const is added
   // to the array type below.
   clang::QualType vt = v->getType().getNonReferenceType().IgnoreParens();
@@ -170,11 +178,10 @@ bool travel(lowering& l, const captured_var& u, const clause_list& cl, bool writ
       out.push_back({"tascell::shared(" + name + ")", l.declaration(type, name)});
       return true;
     }
-    if (type->getPointeeType()->isFunctionType()) {
-      l.diag.error(l.src.pos(u.first_use->getBeginLoc()),
-                   "function pointer '" + name + "' is used " + where + " without a clause: add shared(" + name +
-                       ") (a function's address is valid in this process only, so the work stays in it)");
-      return false;
+    if (type->getPointeeType()->isFunctionType() && !written) {
+      // Travels as the function it points to (tascell/function_address.hpp).
+      out.push_back({"tascell::in(" + name + ")", l.const_ref_declaration(type, name)});
+      return true;
     }
     l.diag.error(l.src.pos(u.first_use->getBeginLoc()),
                  "pointer '" + name + "' is used " + where + " without a clause saying what it points to: " +
@@ -323,6 +330,17 @@ void lower_parts(lowering& l, const dowork_site& d, const clang::CompoundStmt* b
     }
   }
   for (std::size_t i = 0; i < parts.size(); ++i) report_exits(l, parts[i], "a part of @dowork", false);
+  // Variables of static storage: a part after the first may run elsewhere.
+  for (std::size_t i = 1; i < parts.size(); ++i)
+    for (const auto& g : global_writes(parts[i], l.src.ast())) {
+      std::string name = g.var->getNameAsString();
+      l.diag.error(l.src.pos(g.write->getBeginLoc()),
+                   "'" + name + "', a variable of static storage (each process has its own), is written by a part "
+                   "of @dowork: the part may run on another worker or in another process, where the write is a "
+                   "race or is lost; assign a local variable in the part and " + name + " after the @dowork, or "
+                   "use a reduction");
+      ok = false;
+    }
 
   l.erase_marker(d.marker, d.depth);
   if (l.serial || !ok || parts.empty()) return;
@@ -456,6 +474,47 @@ std::string range_text(const canonical_loop& loop) {
          loop.cmp + ")";
 }
 
+// A variable whose elements a @dowork for's body writes (`write`: one such
+// write): the iterations may each write the element they own, a[c*i + d]
+// (owned.hpp), which travels as owned(a, c, d): in place in this process,
+// only those elements to and from another. Else an error saying what can be
+// written.
+bool per_iteration_write(lowering& l, const clang::Stmt* body, const VarDecl* v, const VarDecl* induction,
+                         const std::set<const VarDecl*>& written, const clang::Stmt* write,
+                         std::vector<piece_clause>& cs) {
+  std::string name = v->getNameAsString();
+  owned_index o = find_owned_index(l.src, body, v, induction, written);
+  if (o.ok) {
+    cs.push_back({"tascell::owned(" + name + ", " + std::to_string(o.scale) + ", static_cast<std::int64_t>(" +
+                      o.offset + "))",
+                  "decltype(tascell::owned(" + name + ", 1, 0).base) " + name});
+    return true;
+  }
+  bool global = !v->hasLocalStorage() && !llvm::isa<clang::ParmVarDecl>(v);
+  std::string what = global ? "'" + name + "', a variable of static storage (each process has its own),"
+                            : "'" + name + "'";
+  const std::string spellings = name + "[i] = ..., " + name + "[i + d], " + name + "[c*i + d] or row " + name +
+                                "[i][j], with every use of " + name + " in the body at that one index";
+  if (o.first_use && o.stray) {
+    l.diag.error(l.src.pos(o.stray->getBeginLoc()),
+                 what + " is written element by element in the body of @dowork for, but here " + o.why +
+                     ": another iteration, perhaps running at the same time, may own that element; an "
+                     "iteration may use only the one element it owns (write the results into another array)");
+    l.diag.note(l.src.pos(o.first_use->getBeginLoc()), "first use of '" + name + "', at the index this "
+                                                       "iteration owns");
+    return false;
+  }
+  clang::QualType t = v->getType().getNonReferenceType();
+  bool elements = t->isArrayType() || t->isPointerType() || t->isRecordType() || t->isDependentType();
+  std::string hint = global ? "; name a local variable in a reduction clause and assign " + name + " after the loop"
+                            : "; name it in a reduction clause or declare it inside the loop";
+  if (elements) hint += ", or write only the element each iteration owns: " + spellings;
+  l.diag.error(l.src.pos((o.stray ? o.stray : write)->getBeginLoc()),
+               what + " is written in the body of @dowork for: iterations may run in parallel" +
+                   (global ? ", on other workers and in other processes" : "") + hint);
+  return false;
+}
+
 // Whether the statement uses the hidden context: it calls a @task function or
 // cancel()/cancelled(), or holds a @dowork or a @wind. A loop body that does
 // not is a leaf: it is emitted without the ctx parameter, and the runtime
@@ -491,6 +550,9 @@ void lower_loop_body(lowering& l, const dowork_site& d, const VarDecl* var, cons
   std::set<std::string> used;
   std::vector<captured_var> body_uses = free_variables(body, l.src.ast());
   add_wind_uses(l, body, all, body_uses);
+  std::set<const VarDecl*> written;
+  for (const auto& u : body_uses)
+    if (u.write) written.insert(u.var);
   for (const auto& u : body_uses) {
     std::string name = u.var->getNameAsString();
     used.insert(name);
@@ -511,6 +573,17 @@ void lower_loop_body(lowering& l, const dowork_site& d, const VarDecl* var, cons
       ok = false;
       continue;
     }
+    bool pointer_clause = is_pointer(u.var) && (find_section(cl.copies, name) || find_section(cl.copyouts, name) ||
+                                                 find_section(cl.shareds, name));
+    bool element_write = is_pointer(u.var) ? !pointer_clause && !u.write && u.pointee_write
+                                           : u.write != nullptr;
+    if (element_write && !reduced) {
+      // Per-iteration writes: each iteration writes only the element it owns.
+      if (!per_iteration_write(l, body, u.var, var, written,
+                               u.write ? u.write : u.pointee_write, cs))
+        ok = false;
+      continue;
+    }
     if (u.write && !reduced && !is_pointer(u.var)) {
       l.diag.error(l.src.pos(u.write->getBeginLoc()),
                    "'" + name + "' is written in the body of @dowork for: iterations may run in parallel; "
@@ -520,6 +593,9 @@ void lower_loop_body(lowering& l, const dowork_site& d, const VarDecl* var, cons
     }
     if (!travel(l, u, cl, false, cs, "in the body of @dowork for")) ok = false;
   }
+  // Variables of static storage: each process has its own.
+  for (const auto& g : global_writes(body, l.src.ast()))
+    if (!per_iteration_write(l, body, g.var, var, written, g.write, cs)) ok = false;
   for (const auto& r : cl.reductions)
     if (!used.count(r.var))
       l.diag.error(r.at, "reduction variable '" + r.var + "' is not used in the loop");

@@ -19,6 +19,10 @@ clang::PrintingPolicy lowering::type_policy() const {
 }
 
 bool lowering::spellable(clang::QualType t) const {
+  // A lambda's closure type, or a class without a name (`struct { } s;`).
+  if (const auto* rd = t.getNonReferenceType()->getAsCXXRecordDecl();
+      rd && (rd->isLambda() || (!rd->getIdentifier() && !rd->getTypedefNameForAnonDecl())))
+    return false;
   // Clang prints what has no name in the source with where it was written:
   // "(lambda at f.tcpp:3:14)", "(unnamed struct at ...)".
   const std::string s = t.getAsString(type_policy());
@@ -36,7 +40,10 @@ clang::QualType lowering::value_qual_type(const clang::VarDecl* v) const {
   auto* ref = clang::DeclRefExpr::Create(ctx, clang::NestedNameSpecifierLoc(), clang::SourceLocation(),
                                          const_cast<clang::VarDecl*>(v), false, clang::SourceLocation(),
                                          v->getType(), clang::VK_LValue);
-  return ctx.getDecltypeType(ref, v->getType()).getUnqualifiedType();
+  // Not getUnqualifiedType(): for a `const` lambda it would desugar the
+  // decltype into the closure type to drop the const. decltype(name) keeps
+  // the variable's own const, which a piece's parameter has anyway.
+  return ctx.getDecltypeType(ref, v->getType());
 }
 
 std::string lowering::value_type(const clang::VarDecl* v) const {

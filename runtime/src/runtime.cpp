@@ -350,6 +350,12 @@ void runtime::run_root(const root_call& call) {
   std::int64_t worker_posted_before = net_ ? net_->requests_posted_by_workers() : 0;
   std::int64_t mailed_before = net_ ? net_->pieces_mailed() : 0;
   std::int64_t results_before = net_ ? net_->results_mailed() : 0;
+  auto figures = [&](const auto& f) { return std::pair{f.count.load(), f.bytes.load()}; };
+  std::pair<std::int64_t, std::int64_t> pieces_before{}, results_sent_before{};
+  if (net_) {
+    pieces_before = figures(net_->pieces_sent());
+    results_sent_before = figures(net_->results_sent());
+  }
   std::int64_t updates_before = net_ ? net_->tables().updates_sent() : 0;
   std::int64_t update_batches_before = net_ ? net_->tables().update_batches_sent() : 0;
   std::int64_t applied_before = net_ ? net_->tables().updates_applied() : 0;
@@ -453,6 +459,12 @@ void runtime::run_root(const root_call& call) {
     r.worker_requests = net_->requests_posted_by_workers() - worker_posted_before;
     r.mailed_pieces = net_->pieces_mailed() - mailed_before;
     r.mailed_results = net_->results_mailed() - results_before;
+    auto [pn, pb] = figures(net_->pieces_sent());
+    auto [rn, rb] = figures(net_->results_sent());
+    r.pieces_sent = pn - pieces_before.first;
+    r.piece_bytes = pb - pieces_before.second;
+    r.results_sent = rn - results_sent_before.first;
+    r.result_bytes = rb - results_sent_before.second;
     r.table_updates = net_->tables().updates_sent() - updates_before;
     r.table_batches = net_->tables().update_batches_sent() - update_batches_before;
     r.table_updates_applied = net_->tables().updates_applied() - applied_before;
@@ -531,12 +543,15 @@ void runtime::print_stats(const run_stats& r) const {
                "tascell stats: rank %d of %d: root call %.3f s, %d workers, %lld messages in %lld MPI sends, "
                "%lld bytes sent, %zu pieces from other processes, %lld wake-ups of the message thread, "
                "%lld requests posted through shared memory (%lld by idle workers), %lld pieces put in "
-               "thieves' mailboxes, %lld results put in victims' rings%s%s\n",
+               "thieves' mailboxes, %lld results put in victims' rings, %lld pieces sent (%lld bytes of inputs), "
+               "%lld results sent (%lld bytes of outputs)%s%s\n",
                r.rank, r.processes, r.seconds, size(), static_cast<long long>(r.messages_sent),
                static_cast<long long>(r.batches_sent), static_cast<long long>(r.bytes_sent),
                r.remote_steal_ns.size(), static_cast<long long>(r.wakeups),
                static_cast<long long>(r.shared_requests), static_cast<long long>(r.worker_requests),
                static_cast<long long>(r.mailed_pieces), static_cast<long long>(r.mailed_results),
+               static_cast<long long>(r.pieces_sent), static_cast<long long>(r.piece_bytes),
+               static_cast<long long>(r.results_sent), static_cast<long long>(r.result_bytes),
                !net_ ? "" : net_->realtime() ? "; message thread at real-time priority"
                                              : "; message thread at normal priority",
                net_ && net_->shares_requests() ? "; requests on this machine through shared memory" : "");

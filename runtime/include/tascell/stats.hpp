@@ -55,6 +55,11 @@ struct run_stats {
   // wrote straight into their victims' rings in shared memory (the others
   // went as MPI messages).
   std::int64_t mailed_results = 0;
+  // Pieces of work this process sent to other processes, and the bytes of
+  // their inputs (what their clauses packed, without the protocol's
+  // fields); results it sent back, and the bytes of their outputs.
+  std::int64_t pieces_sent = 0, piece_bytes = 0;
+  std::int64_t results_sent = 0, result_bytes = 0;
   // Distributed tables (table.hpp): updates this process sent to the
   // owners of entries in other processes, the batches that carried them
   // (one message each), and updates from other processes applied here.

@@ -174,6 +174,8 @@ class network final : public outbox, public loop_services {
   // Results this process wrote into victims' rings (mail_result), and
   // results a worker of this process took from its own at a join.
   std::int64_t results_mailed() const { return steal_.results_mailed(); }
+  const steal_protocol::sent_figures& pieces_sent() const { return steal_.pieces_sent(); }
+  const steal_protocol::sent_figures& results_sent() const { return steal_.results_sent(); }
   std::int64_t results_taken_by_workers() const { return steal_.results_taken_here(); }
   // Incumbent improvements that came for a root call this process had not
   // begun, held until it began (the protocol simulation counts them).

@@ -86,13 +86,15 @@ int steal_protocol::mail_piece(worker_impl* proxy_worker, task* t) {
   int k = proxy_worker->post_slot;
   if (k < 0 || thief < 0 || !t->kind->wire) return -1;
   std::string body;
+  std::size_t inputs = 0;
   try {
     writer w(body);
-    write_work(w, shared_.posted_seq(thief, k), t);
+    inputs = write_work(w, shared_.posted_seq(thief, k), t);
   } catch (const std::exception&) {
     return -1;  // the message thread tries again and says why it cannot
   }
   if (!shared_.write_mail(thief, body)) return -1;
+  count_sent(pieces_out_, inputs);
   t->mailed = true;
   return thief;
 }
@@ -462,7 +464,7 @@ std::uint8_t steal_protocol::result_flags(const task* t) {
   return static_cast<std::uint8_t>((t->completed ? 1 : 0) | (t->cancel_up.load() ? 2 : 0) | (t->error ? 4 : 0));
 }
 
-void steal_protocol::write_result(writer& w, task* t) {
+std::size_t steal_protocol::write_result(writer& w, task* t) {
   std::ostringstream os;
   {
     out_archive a(os);
@@ -470,8 +472,10 @@ void steal_protocol::write_result(writer& w, task* t) {
   }
   w.put(t->from_handle);
   w.put(result_flags(t));
-  w.bytes(os.str());
+  std::string outputs = os.str();
+  w.bytes(outputs);
   w.bytes(t->error ? pack_exception(t->error) : std::string());
+  return outputs.size();
 }
 
 void steal_protocol::send_result(task* t) {
@@ -479,7 +483,7 @@ void steal_protocol::send_result(task* t) {
   std::string body;
   try {
     writer w(body);
-    write_result(w, t);
+    count_sent(results_out_, write_result(w, t));
   } catch (const std::exception& e) {
     fatal(std::string("cannot send the outputs of a piece of ") + t->kind->site + ": " + e.what());
   }
@@ -497,13 +501,15 @@ bool steal_protocol::mail_result(task* t) {
   // goes by MPI, which rings its victim at once.
   if (!shared_.active() || result_flags(t) != 1 || !t->kind->wire || !shared_.reaches(t->from_rank)) return false;
   std::string body;
+  std::size_t outputs = 0;
   try {
     writer w(body);
-    write_result(w, t);
+    outputs = write_result(w, t);
   } catch (const std::exception&) {
     return false;  // the message thread tries again and says why it cannot
   }
   if (!shared_.write_result(t->from_rank, body)) return false;
+  count_sent(results_out_, outputs);
   results_mailed_.fetch_add(1, std::memory_order_relaxed);
   return true;
 }
@@ -711,7 +717,7 @@ void steal_protocol::send_work(proxy& p, task* t) {
   std::string body;
   try {
     writer w(body);
-    write_work(w, p.seq, t);
+    count_sent(pieces_out_, write_work(w, p.seq, t));
   } catch (const std::exception& e) {
     fatal(std::string("cannot send the inputs of a piece of ") + t->kind->site + ": " + e.what());
   }
@@ -719,7 +725,7 @@ void steal_protocol::send_work(proxy& p, task* t) {
 }
 
 // WORK's fields, as unpack_work reads them; the handle is the piece's serial.
-void steal_protocol::write_work(writer& w, std::uint64_t seq, task* t) {
+std::size_t steal_protocol::write_work(writer& w, std::uint64_t seq, task* t) {
   std::ostringstream os;
   {
     out_archive a(os);
@@ -731,7 +737,14 @@ void steal_protocol::write_work(writer& w, std::uint64_t seq, task* t) {
   w.put(t->lo);
   w.put(t->hi);
   w.put(t->tree_depth);
-  w.bytes(os.str());
+  std::string inputs = os.str();
+  w.bytes(inputs);
+  return inputs.size();
+}
+
+void steal_protocol::count_sent(sent_figures& f, std::size_t bytes) {
+  f.count.fetch_add(1, std::memory_order_relaxed);
+  f.bytes.fetch_add(static_cast<std::int64_t>(bytes), std::memory_order_relaxed);
 }
 
 bool steal_protocol::tend_proxies() {

@@ -193,6 +193,14 @@ class steal_protocol {
   // ends the turn.
   bool take_results_in_turn();
   std::int64_t results_mailed() const { return results_mailed_.load(std::memory_order_relaxed); }
+  // Pieces this process sent to other processes and the bytes of their
+  // inputs (what their clauses packed), and the same for the results it
+  // sent back: TASCELL_STATS shows what a piece carries.
+  struct sent_figures {
+    std::atomic<std::int64_t> count{0}, bytes{0};
+  };
+  const sent_figures& pieces_sent() const { return pieces_out_; }
+  const sent_figures& results_sent() const { return results_out_; }
   std::int64_t results_taken_here() const { return results_here_.load(std::memory_order_relaxed); }
   void send_cancel_up(task* t);
 
@@ -285,10 +293,11 @@ class steal_protocol {
   // A WORK message's fields for piece t answering request seq (throws what
   // packing its inputs throws), and the piece made from them again (no
   // state of the message thread touched).
-  static void write_work(writer& w, std::uint64_t seq, task* t);
+  // Both return the size of the piece's own bytes (its inputs, its outputs).
+  static std::size_t write_work(writer& w, std::uint64_t seq, task* t);
   // RESULT's fields for the ended piece t (throws what packing its outputs
   // throws), and its flags.
-  static void write_result(writer& w, task* t);
+  static std::size_t write_result(writer& w, task* t);
   static std::uint8_t result_flags(const task* t);
   // A result from the ring of `from` (a RESULT's fields).
   void apply_result(int from, std::string_view bytes);
@@ -392,6 +401,8 @@ class steal_protocol {
   std::atomic<std::int64_t> worker_posts_{0};  // ... by a worker (post_request)
   std::atomic<std::int64_t> mailed_{0};        // pieces given through a mailbox (mail_piece)
   std::atomic<std::int64_t> results_mailed_{0};  // results through a victim's ring (mail_result)
+  sent_figures pieces_out_, results_out_;
+  static void count_sent(sent_figures& f, std::size_t bytes);
   std::atomic<std::int64_t> results_here_{0};    // ... taken by a worker of the victim (take_results_here)
   // The piece a worker took from the mailbox (take_mailed), for
   // collect_taken: written before the mailbox says `taken`.

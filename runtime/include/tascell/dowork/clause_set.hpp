@@ -12,6 +12,7 @@
 #include "tascell/chain.hpp"
 #include "tascell/clauses.hpp"
 #include "tascell/dowork/options.hpp"
+#include "tascell/owned.hpp"
 #include "tascell/wire.hpp"
 
 namespace tascell::detail {
@@ -81,6 +82,20 @@ struct clause_set {
   static void unpack_out(in_archive& a, stored_t& s) {
     std::apply([&](typename clause_traits<C>::stored&... x) { (clause_traits<C>::unpack_out(a, x), ...); }, s);
   }
+  // The same for a loop piece over the iterations r: a clause whose values
+  // depend on them (owned(), per-iteration writes) packs only theirs.
+  static void pack_in(out_archive& a, stored_t& s, const iteration_span& r) {
+    std::apply([&](typename clause_traits<C>::stored&... x) { (pack_in_one<C>(a, x, r), ...); }, s);
+  }
+  static void unpack_in(in_archive& a, stored_t& s, const iteration_span& r) {
+    std::apply([&](typename clause_traits<C>::stored&... x) { (unpack_in_one<C>(a, x, r), ...); }, s);
+  }
+  static void pack_out(out_archive& a, stored_t& s, const iteration_span& r) {
+    std::apply([&](typename clause_traits<C>::stored&... x) { (pack_out_one<C>(a, x, r), ...); }, s);
+  }
+  static void unpack_out(in_archive& a, stored_t& s, const iteration_span& r) {
+    std::apply([&](typename clause_traits<C>::stored&... x) { (unpack_out_one<C>(a, x, r), ...); }, s);
+  }
   // Call f(lead..., params...) with the owner's variables or a task's
   // copies: lead is (ctx) for a part, (ctx, i) for a loop body, and (i) for
   // a leaf loop body, which takes no ctx (loop_site).
@@ -102,6 +117,30 @@ struct clause_set {
   template <class F>
   static constexpr bool leaf_body = invocable_with<F, std::tuple<std::int64_t>, params_t, std::tuple<>>::value;
 };
+
+// One clause's values for a loop piece: by its iterations when the clause
+// has a *_range function, else as for any piece.
+template <class C> concept by_iterations = requires { &clause_traits<C>::pack_in_range; };
+template <class C>
+void pack_in_one(out_archive& a, typename clause_traits<C>::stored& s, const iteration_span& r) {
+  if constexpr (by_iterations<C>) clause_traits<C>::pack_in_range(a, s, r);
+  else clause_traits<C>::pack_in(a, s);
+}
+template <class C>
+void unpack_in_one(in_archive& a, typename clause_traits<C>::stored& s, const iteration_span& r) {
+  if constexpr (by_iterations<C>) clause_traits<C>::unpack_in_range(a, s, r);
+  else clause_traits<C>::unpack_in(a, s);
+}
+template <class C>
+void pack_out_one(out_archive& a, typename clause_traits<C>::stored& s, const iteration_span& r) {
+  if constexpr (by_iterations<C>) clause_traits<C>::pack_out_range(a, s, r);
+  else clause_traits<C>::pack_out(a, s);
+}
+template <class C>
+void unpack_out_one(in_archive& a, typename clause_traits<C>::stored& s, const iteration_span& r) {
+  if constexpr (by_iterations<C>) clause_traits<C>::unpack_out_range(a, s, r);
+  else clause_traits<C>::unpack_out(a, s);
+}
 
 template <class Common> struct common_info;
 template <class... C> struct common_info<common_t<C...>> : clause_set<C...> {};

@@ -169,7 +169,7 @@ struct loop_site {
     (void)wire_id;
     auto* t = static_cast<task_t*>(tt);
     a(t->first, t->step, t->prio_value);
-    cs::pack_in(a, t->stored);
+    cs::pack_in(a, t->stored, iterations(t));
     loop_carry<Body>::out(a, t->stored, t->first + t->lo * t->step, t->first + t->hi * t->step);
   }
   static task* unpack(std::int64_t lo, std::int64_t hi, in_archive& a) {
@@ -178,14 +178,19 @@ struct loop_site {
     t->lo = lo;
     t->hi = hi;
     a(t->first, t->step, t->prio_value);
-    cs::unpack_in(a, t->stored);
+    cs::unpack_in(a, t->stored, iterations(t.get()));
     loop_carry<Body>::in(a, t->stored);
     return t.release();
   }
-  static void pack_result(task* tt, out_archive& a) { cs::pack_out(a, static_cast<task_t*>(tt)->stored); }
-  static void unpack_result(task* tt, in_archive& a) {
-    cs::unpack_out(a, static_cast<task_t*>(tt)->stored);
+  static void pack_result(task* tt, out_archive& a) {
+    auto* t = static_cast<task_t*>(tt);
+    cs::pack_out(a, t->stored, iterations(t));
   }
+  static void unpack_result(task* tt, in_archive& a) {
+    auto* t = static_cast<task_t*>(tt);
+    cs::unpack_out(a, t->stored, iterations(t));
+  }
+  static iteration_span iterations(const task_t* t) { return {t->first, t->step, t->lo, t->hi}; }
   static constexpr const wire_ops* wire() { return wire_of<loop_site, local_only>(); }
 
   static constexpr node_kind kind{node_type::point, sizeof(point), &put, &run,
