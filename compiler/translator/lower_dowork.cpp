@@ -542,9 +542,15 @@ bool uses_ctx(const lowering& l, const clang::Stmt* s, const constructs& all) {
 // `inline_body`: the body is inlined where the runtime calls it (a loop
 // over a table's indices runs it for every position of a table, most of
 // them doing little; the call cost 10-15% of KQKR's analysis).
+// A loop over a range's elements (`@dowork for (auto& x : r)`): its
+// element variable is declared from the piece's view of r at position i.
+struct element_loop {
+  const clang::CXXForRangeStmt* f = nullptr;
+};
+
 void lower_loop_body(lowering& l, const dowork_site& d, const VarDecl* var, const std::string& range,
                      const clang::Stmt* body, std::size_t head_begin, std::size_t head_end, const clause_list& cl,
-                     const constructs& all, bool inline_body = false) {
+                     const constructs& all, bool inline_body = false, element_loop elements = {}) {
   std::vector<piece_clause> cs;
   bool ok = true;
   std::set<std::string> used;
@@ -556,6 +562,7 @@ void lower_loop_body(lowering& l, const dowork_site& d, const VarDecl* var, cons
   for (const auto& u : body_uses) {
     std::string name = u.var->getNameAsString();
     used.insert(name);
+    if (u.var == var && elements.f) continue;  // the element: below
     if (u.var == var) {
       if (u.write) {
         l.diag.error(l.src.pos(u.write->getBeginLoc()),
@@ -599,6 +606,42 @@ void lower_loop_body(lowering& l, const dowork_site& d, const VarDecl* var, cons
   for (const auto& r : cl.reductions)
     if (!used.count(r.var))
       l.diag.error(r.at, "reduction variable '" + r.var + "' is not used in the loop");
+  // The range of an element loop: written through a non-const reference
+  // element (x = ..., x.f = ...), each iteration its own element, in place
+  // as a per-iteration write; else read.
+  std::string element_init;
+  if (elements.f) {
+    const std::string& rv = names::range_of_loop;
+    const clang::Expr* init = elements.f->getRangeInit();
+    const auto* range_ref = llvm::dyn_cast<clang::DeclRefExpr>(init->IgnoreParenImpCasts());
+    const clang::Stmt* element_write = nullptr;
+    for (const auto& u : body_uses)
+      if (u.var == var && u.write) element_write = u.write;
+    clang::QualType et = var->getType();
+    bool by_ref = et->isLValueReferenceType() && !et.getNonReferenceType().isConstQualified();
+    if (element_write && by_ref) {
+      if (range_ref)
+        for (const auto& u : body_uses)
+          if (u.var == range_ref->getDecl()) {
+            l.diag.error(l.src.pos(u.first_use->getBeginLoc()),
+                         "'" + u.var->getNameAsString() + "' is written element by element through '" +
+                             var->getNameAsString() + "' in the body of @dowork for, and used here: another "
+                             "iteration, perhaps running at the same time, is writing its elements; an "
+                             "iteration may use only its own element");
+            l.diag.note(l.src.pos(element_write->getBeginLoc()), "written here");
+            ok = false;
+          }
+      cs.insert(cs.begin(), {"tascell::owned(" + rv + ", 1, 0)", "decltype(tascell::owned(" + rv + ", 1, 0).base) " + rv});
+      element_init = rv + "[" + names::iteration + "]";
+    } else if (init->getType()->isArrayType()) {
+      cs.insert(cs.begin(), {"tascell::copy(std::ranges::data(" + rv + "), 0, std::ranges::ssize(" + rv + "))",
+                             "const std::remove_extent_t<std::remove_reference_t<decltype(" + rv + ")>>* " + rv});
+      element_init = rv + "[" + names::iteration + "]";
+    } else {
+      cs.insert(cs.begin(), {"tascell::in(" + rv + ")", "const std::remove_reference_t<decltype(" + rv + ")>& " + rv});
+      element_init = "std::ranges::begin(" + rv + ")[" + names::iteration + "]";
+    }
+  }
   this_use t = find_this(body, l.src.ast());
   std::vector<piece_clause> this_cs;
   std::string prologue;
@@ -626,11 +669,26 @@ void lower_loop_body(lowering& l, const dowork_site& d, const VarDecl* var, cons
   head.append("std::int64_t ").append(names::iteration).append(param_list_text(cs)).append(")");
   if (inline_body) head.append(" TASCELL_LAMBDA_INLINE");
   head.append(" { [[maybe_unused]] ");
-  head.append(l.declaration(l.value_qual_type(var), name)).append(" = static_cast<").append(type).append(">(");
-  head.append(names::iteration).append("); ");
+  if (elements.f) {
+    // The element as the user declared it: `auto& x = _tro[_ti]; `.
+    head.append(l.src.text_of({var->getBeginLoc(), var->getLocation()})).append(" = ").append(element_init);
+    head.append("; ");
+  } else {
+    head.append(l.declaration(l.value_qual_type(var), name)).append(" = static_cast<").append(type).append(">(");
+    head.append(names::iteration).append("); ");
+  }
   head.append(prologue).append(prologue_text(cs));
-  l.edits.replace(head_begin, head_end - head_begin, head, d.depth);
-  l.edits.insert_close(l.src.end_of_stmt(body), bare ? " }" : " });", d.depth);
+  if (elements.f) {
+    // for (DECL : RANGE) -> { auto&& _tro = (RANGE); dowork_for(..., range::over(_tro), ...
+    // RANGE stays where it is, with the edits made in it.
+    l.edits.replace(head_begin, l.src.offset(elements.f->getColonLoc()) + 1 - head_begin,
+                    "{ auto&& " + names::range_of_loop + " = (", d.depth);
+    l.edits.replace(l.src.offset(elements.f->getRParenLoc()), 1, "); " + head, d.depth);
+    l.edits.insert_close(l.src.end_of_stmt(body), bare ? " } }" : " }); }", d.depth);
+  } else {
+    l.edits.replace(head_begin, head_end - head_begin, head, d.depth);
+    l.edits.insert_close(l.src.end_of_stmt(body), bare ? " }" : " });", d.depth);
+  }
   if (bare) l.arguments_written = true;
   // `continue` ends this iteration: a return from the body.
   for (const auto* c : x.continues) l.edits.replace(l.src.offset(c->getBeginLoc()), 8, "return  ", d.depth + 1);
@@ -658,10 +716,21 @@ void lower_range_loop(lowering& l, const dowork_site& d, const clang::CXXForRang
   const clang::Expr* range = f->getRangeInit();
   const VarDecl* var = f->getLoopVariable();
   bool ok = true;
-  if (!range || !is_index_space(range->getType())) {
-    l.diag.error(l.src.pos(range ? range->getBeginLoc() : f->getBeginLoc()),
-                 "@dowork for over a range needs the indices of a tascell::table (t.indices() or "
-                 "t.local_indices()); write other loops in canonical form, e.g. for (int i = 0; i < n; ++i)");
+  if (range && !is_index_space(range->getType())) {
+    // A loop over a range's elements, by their positions.
+    if (f->getInit()) {
+      l.diag.error(l.src.pos(f->getInit()->getBeginLoc()),
+                   "@dowork for (init; x : r) is not supported: declare the variable before the @dowork");
+      l.erase_marker(d.marker, d.depth);
+      return;
+    }
+    lower_loop_body(l, d, var, "tascell::range::over(" + names::range_of_loop + ")", f->getBody(),
+                    l.src.offset(f->getForLoc()), l.src.offset(f->getRParenLoc()) + 1, cl, all, false,
+                    element_loop{f});
+    return;
+  }
+  if (!range) {
+    l.diag.error(l.src.pos(f->getBeginLoc()), "@dowork for over a range needs a range");
     ok = false;
   }
   if (!var->getType()->isIntegerType()) {

@@ -25,6 +25,9 @@ inline const std::string result = "_tr";
 // The iteration a @dowork for's body receives (its induction variable is
 // computed from it).
 inline const std::string iteration = "_ti";
+// What a range loop (`@dowork for (auto& x : r)`) walks: r, bound once
+// before the loop, and the piece's view of it.
+inline const std::string range_of_loop = "_tro";
 // *this as a piece receives it, its previous value (a part writing
 // members), and the pointer the body uses for `this` (as long as `this`:
 // the token is renamed in place, so columns stay).

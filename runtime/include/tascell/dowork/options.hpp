@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <ranges>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -92,6 +93,15 @@ struct range {
       case cmp::ge: n = step < 0 && first >= bound ? (first - bound) / -step + 1 : 0; break;
     }
     return of_count(first, n, step);
+  }
+  // The positions 0 .. size-1 of a range a @dowork for walks with a range
+  // for statement (`@dowork for (auto& x : v)`): split by halves as an
+  // index loop is, so it must reach any position at once.
+  template <class R> static constexpr range over(R&& r) {
+    static_assert(std::ranges::random_access_range<R> && std::ranges::sized_range<R>,
+                  "@dowork for (x : r) needs a range with random access and a size (std::vector, std::array, "
+                  "std::span, a C array, std::string, std::views::iota(a, b), ...)");
+    return of_count(0, static_cast<std::int64_t>(std::ranges::size(r)), 1);
   }
   // The trip count of a canonical loop given explicitly.
   static constexpr range of_count(std::int64_t first, std::int64_t count, std::int64_t step) {
