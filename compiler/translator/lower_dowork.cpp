@@ -71,6 +71,17 @@ bool only_assigns(const clang::Stmt* part, const VarDecl* v) {
   return true;
 }
 
+// Whether a variable pieces only read is read in place in this process
+// (tascell/read.hpp): a class that is not small and trivially copyable, so
+// that a copy for each piece would cost (a std::vector, a std::string).
+// Small trivially copyable values travel in the spawn point by value (in).
+bool reads_in_place(clang::ASTContext& ctx, clang::QualType t) {
+  if (t->isDependentType() || !t->isRecordType() || t->isIncompleteType() || is_table_type(t)) return false;
+  if (t.isTriviallyCopyableType(ctx) && ctx.getTypeSize(t) <= 16 * 8) return false;
+  const auto* rd = t->getAsCXXRecordDecl();
+  return !rd || !rd->isLambda();
+}
+
 // A variable used by a piece that may run on another worker: how it travels.
 // Returns false (after an error) when it cannot. `part`: the part (after the
 // first) it is used by, or nullptr in a loop body.
@@ -199,7 +210,8 @@ bool travel(lowering& l, const captured_var& u, const clause_list& cl, bool writ
     out.push_back({"tascell::out(" + name + ")", l.ref_declaration(type, name)});
     return true;
   }
-  out.push_back({"tascell::in(" + name + ")", l.const_ref_declaration(type, name)});
+  out.push_back({(reads_in_place(ctx, type) ? "tascell::read(" : "tascell::in(") + name + ")",
+                 l.const_ref_declaration(type, name)});
   return true;
 }
 

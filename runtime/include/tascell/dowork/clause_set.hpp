@@ -13,6 +13,7 @@
 #include "tascell/clauses.hpp"
 #include "tascell/dowork/options.hpp"
 #include "tascell/owned.hpp"
+#include "tascell/read.hpp"
 #include "tascell/wire.hpp"
 
 namespace tascell::detail {
