@@ -25,6 +25,8 @@ struct lowering {
   // Offsets where a use of `this` has been rewritten for a piece (nested
   // @dowork statements find the same uses).
   std::set<std::size_t> this_rewritten = {};
+  // Variables already noted as keeping their work in their process.
+  std::set<const clang::VarDecl*> noted_local = {};
   // The file's name as a C string literal, for #line directives in text
   // the lowering emits twice (a lazy function's resume function).
   std::string line_file = "\"\"";

@@ -7,6 +7,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/Support/raw_ostream.h"
+#include "addresses.hpp"
 #include "lower.hpp"
 #include "owned.hpp"
 
@@ -208,6 +209,16 @@ bool travel(lowering& l, const captured_var& u, const clause_list& cl, bool writ
                      "if (__builtin_addressof(" + name + ") != __builtin_addressof(" + names::input(name) + ")) " +
                          name + " = " + names::input(name) + "; "});
     out.push_back({"tascell::out(" + name + ")", l.ref_declaration(type, name)});
+    return true;
+  }
+  if (holds_address(ctx, type)) {
+    // Its bytes would be an address in another process.
+    if (!l.serial && l.noted_local.insert(v).second)
+      l.diag.note(l.src.pos(u.first_use->getBeginLoc()),
+                  "'" + name + "' holds an address (a pointer or reference member, or a capture by reference): "
+                  "the work of this @dowork stays in its process, unless its type has a cereal serialize "
+                  "function");
+    out.push_back({"tascell::in_here(" + name + ")", l.const_ref_declaration(type, name)});
     return true;
   }
   out.push_back({(reads_in_place(ctx, type) ? "tascell::read(" : "tascell::in(") + name + ")",

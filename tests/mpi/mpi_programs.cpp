@@ -12,6 +12,12 @@
 //   unregistered  the same with std::runtime_error: tascell::remote_error elsewhere
 //   usertypes     inputs and outputs of user types with serialize()
 //   board         the bulletin board: newest writes everywhere after the call
+//   span          pieces capture a std::span<const long> over a vector that
+//                 only rank 0 has: the elements travel, not the view
+//   string_view   a loop whose pieces capture a std::string_view (the same)
+//   function_pointer  pieces capture pointers to functions (of the
+//                 executable and of libc), and return one through out() and
+//                 from the root call: the functions travel, not addresses
 //   remote_cancel (not in "all"; 2 processes or more) long pieces spread
 //                 over every process, one in a chosen process calls cancel():
 //                 every other running piece must be stopped, also in other
@@ -46,6 +52,9 @@
 #include <vector>
 
 #include <signal.h>
+
+#include <span>
+#include <string_view>
 
 #include <chrono>
 #include <thread>
@@ -234,6 +243,113 @@ long fill_board(tascell::ctx c, int n) {
                         if (back && *back == i * i) ++ok;
                       });
   return ok;
+}
+
+// --- views and pointers to functions captured by pieces (views.hpp,
+// function_address.hpp): what a view shows and which function a pointer
+// names travel, never the addresses (which mean nothing in another process,
+// and point nowhere there: the data lives in rank 0's root call only) ---
+std::uint64_t mix(std::uint64_t x, int rounds) {
+  for (int k = 0; k < rounds; ++k) x = (x ^ (x >> 29)) * 0xbf58476d1ce4e5b9ULL + 0x9e3779b97f4a7c15ULL;
+  return x;
+}
+
+long span_work(tascell::ctx c, std::span<const long> s) {
+  if (s.size() <= 256) {
+    long r = 0;
+    for (long v : s) r += static_cast<long>(mix(static_cast<std::uint64_t>(v), 48) % 1000);
+    return r;
+  }
+  std::size_t half = s.size() / 2;
+  std::span<const long> right = s.subspan(half);
+  long a = 0, b = 0;
+  tascell::dowork(c, [&](tascell::ctx c) { a = span_work(c, s.first(half)); },
+                  tascell::part(tascell::in(right), tascell::out(b),
+                                [](tascell::ctx c, const std::span<const long>& r, long& b) { b = span_work(c, r); }));
+  return a + b;
+}
+
+std::vector<long> span_data(int run) {
+  std::vector<long> v(static_cast<std::size_t>(100000 + 977 * run));
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<long>(i * 7 + static_cast<std::size_t>(run));
+  return v;
+}
+
+long span_root(tascell::ctx c, int run) {
+  std::vector<long> v = span_data(run);  // rank 0's only
+  return span_work(c, std::span<const long>(v));
+}
+
+constexpr std::int64_t text_block = 256;
+
+std::string text_data(int run) {
+  std::string t(static_cast<std::size_t>(120000 + 1013 * run), ' ');
+  for (std::size_t i = 0; i < t.size(); ++i) t[i] = static_cast<char>('a' + mix(i + static_cast<std::size_t>(run), 2) % 26);
+  return t;
+}
+
+long text_block_score(std::string_view t, std::int64_t b) {
+  long r = 0;
+  auto lo = static_cast<std::size_t>(b * text_block);
+  auto hi = std::min(t.size(), lo + static_cast<std::size_t>(text_block));
+  for (std::size_t i = lo; i < hi; ++i)
+    if (t[i] == 'q') r += static_cast<long>(mix(i, 2000) % 7) + 1;
+  return r;
+}
+
+long string_view_root(tascell::ctx c, int run) {
+  std::string text = text_data(run);  // rank 0's only
+  std::string_view t(text);
+  auto blocks = static_cast<std::int64_t>((t.size() + text_block - 1) / text_block);
+  long score = 0;
+  tascell::dowork_for(c, tascell::range(0, blocks), tascell::in(t), tascell::reduce<tascell::op::plus>(score),
+                      [](tascell::ctx, std::int64_t b, const std::string_view& t, long& score) {
+                        score += text_block_score(t, b);
+                      });
+  return score;
+}
+
+using long_fn = long (*)(long);
+long fp_first(long x) { return static_cast<long>(mix(static_cast<std::uint64_t>(x), 300) % 1000); }
+long fp_second(long x) { return static_cast<long>(mix(static_cast<std::uint64_t>(x) * 3 + 1, 300) % 999); }
+long fp_third(long x) { return static_cast<long>(mix(static_cast<std::uint64_t>(x) ^ 0x5555, 300) % 998); }
+const long_fn fp_table[3] = {&fp_first, &fp_second, &fp_third};
+
+// A loop over the function chosen in rank 0 and labs from libc.
+long fp_loop(tascell::ctx c, int run) {
+  long_fn f = fp_table[run % 3];
+  long_fn g = &::labs;
+  long sum = 0;
+  tascell::dowork_for(c, tascell::range(0, 60000), tascell::in(f), tascell::in(g),
+                      tascell::reduce<tascell::op::plus>(sum),
+                      [](tascell::ctx, std::int64_t i, const long_fn& f, const long_fn& g, long& sum) {
+                        sum += f(i) + g(-i % 5);
+                      });
+  return sum;
+}
+
+long fp_loop_serial(int run) {
+  long sum = 0;
+  for (long i = 0; i < 60000; ++i) sum += fp_table[run % 3](i) + std::labs(-i % 5);
+  return sum;
+}
+
+// A function chosen by a recursion whose pieces return theirs through out().
+long_fn fp_choose(tascell::ctx c, int depth, long key) {
+  if (depth == 0) return fp_table[mix(static_cast<std::uint64_t>(key), 20000) % 3];
+  long_fn a = nullptr, b = nullptr;
+  tascell::dowork(c, [&](tascell::ctx c) { a = fp_choose(c, depth - 1, 2 * key); },
+                  tascell::part(tascell::in(depth), tascell::in(key), tascell::out(b),
+                                [](tascell::ctx c, const int& depth, const long& key, long_fn& b) {
+                                  b = fp_choose(c, depth - 1, 2 * key + 1);
+                                }));
+  return mix(static_cast<std::uint64_t>(key), 1) & 1 ? a : b;
+}
+
+long_fn fp_choose_serial(int depth, long key) {
+  if (depth == 0) return fp_table[mix(static_cast<std::uint64_t>(key), 20000) % 3];
+  long_fn a = fp_choose_serial(depth - 1, 2 * key), b = fp_choose_serial(depth - 1, 2 * key + 1);
+  return mix(static_cast<std::uint64_t>(key), 1) & 1 ? a : b;
 }
 
 // --- cancel() in one process stops the pieces running in the others: a
@@ -494,6 +610,30 @@ void run(const std::string& name, int repeat) {
         if (!v || *v != static_cast<long>(k) * k) ++missing;
       }
       check(missing == 0, "board", i, std::to_string(missing) + " entries missing or old");
+    } else if (name == "span") {
+      long got = tascell::root(span_root, i);
+      std::vector<long> v = span_data(i);
+      long want = 0;
+      for (long x : v) want += static_cast<long>(mix(static_cast<std::uint64_t>(x), 48) % 1000);
+      check(got == want, "span", i, std::to_string(got) + " against " + std::to_string(want));
+    } else if (name == "string_view") {
+      long got = tascell::root(string_view_root, i);
+      std::string text = text_data(i);
+      long want = 0;
+      for (std::int64_t b = 0; b * text_block < static_cast<std::int64_t>(text.size()); ++b)
+        want += text_block_score(text, b);
+      check(got == want, "string_view", i, std::to_string(got) + " against " + std::to_string(want));
+    } else if (name == "function_pointer") {
+      long got = tascell::root(fp_loop, i);
+      long want = fp_loop_serial(i);
+      check(got == want, "function_pointer", i, std::to_string(got) + " against " + std::to_string(want));
+      // The root call's result reaches every process as that process's
+      // pointer to the same function.
+      long key = 17 + i;
+      long_fn chosen = tascell::root(fp_choose, 10, key);
+      long_fn expected = fp_choose_serial(10, key);
+      check(chosen == expected, "function_pointer", i, "out() or the root call returned another function");
+      if (chosen == expected) check(chosen(12345) == expected(12345), "function_pointer", i, "a call differs");
     } else if (name == "remote_cancel") {
       const int np = tascell::processes();
       if (np < 2 || np > rc_ranks) {
@@ -645,7 +785,8 @@ int main(int argc, char** argv) {
   }
   arrange_failure(die_rank, corrupt);
   if (names.empty() || names[0] == "all")
-    names = {"fib", "nqueens", "minloop", "knapsack", "cancel", "throw", "unregistered", "usertypes", "board"};
+    names = {"fib", "nqueens", "minloop", "knapsack", "cancel", "throw", "unregistered", "usertypes", "board",
+             "span", "string_view", "function_pointer"};
   for (auto& n : names) run(n, repeat);
   return failures ? 1 : 0;
 }

@@ -1,6 +1,10 @@
 // Clauses: how a piece of work sees the variables of the frame it came from.
 //
-//   in(x)              read only: the piece receives a copy (docs/language.md "input")
+//   in(x)              read only: the piece receives a copy (docs/language.md "input");
+//                      of a std::span or std::string_view, the view as it is in one
+//                      process, a copy of what it shows in another (views.hpp)
+//   in_here(x)         in(x) of a type holding an address: travels only by its
+//                      serialize, else stays in its process (in_here.hpp)
 //   out(x)             written by exactly one part: copied back at the join
 //   reduce<op>(x)      each piece accumulates into its own copy, starting
 //                      from the identity; combined into x at the join
@@ -29,8 +33,11 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -66,27 +73,44 @@ namespace detail {
 template <class C> struct clause_traits;
 
 template <class T> struct clause_traits<in_t<T>> {
-  static constexpr bool by_value = std::is_trivially_copyable_v<T> && sizeof(T) <= 16;
-  static constexpr bool local_only = !portable_v<T>;
+  // A type that cannot be made empty and assigned (a lambda that captures)
+  // is kept in a std::optional, made when the piece is.
+  static constexpr bool plain = std::is_default_constructible_v<T> && std::is_copy_assignable_v<T>;
+  static constexpr bool by_value = plain && std::is_trivially_copyable_v<T> && sizeof(T) <= 16;
+  static constexpr bool local_only = !portable_v<T> || (!plain && !std::is_trivially_copyable_v<T>);
   using ref = std::conditional_t<by_value, T, const T*>;
-  using stored = T;
+  using stored = std::conditional_t<plain, T, std::optional<T>>;
   struct target {};
+  TASCELL_INLINE static const T& value(const stored& s) {
+    if constexpr (plain) return s; else return *s;
+  }
   TASCELL_INLINE static ref make_ref(const in_t<T>& c) {
     if constexpr (by_value) return c.v; else return &c.v;
   }
   TASCELL_INLINE static ref ref_of(stored& s) {
-    if constexpr (by_value) return s; else return &s;
+    if constexpr (by_value) return s; else return &value(s);
   }
   TASCELL_INLINE static void put(const ref& r, stored& s) {
-    if constexpr (by_value) s = r; else s = *r;
+    if constexpr (by_value) s = r;
+    else if constexpr (plain) s = *r;
+    else s.emplace(*r);
   }
   TASCELL_INLINE static const T& param(const in_t<T>& c) { return c.v; }
-  TASCELL_INLINE static const T& param(stored& s) { return s; }
+  TASCELL_INLINE static const T& param(stored& s) { return value(s); }
   TASCELL_INLINE static target target_of(const in_t<T>&) { return {}; }
   TASCELL_INLINE static target target_of(stored&) { return {}; }
   TASCELL_INLINE static void merge(target, stored&, bool) {}
-  static void pack_in(out_archive& a, stored& s) { save_value(a, s); }
-  static void unpack_in(in_archive& a, stored& s) { load_value(a, s); }
+  static void pack_in(out_archive& a, stored& s) { save_value(a, value(s)); }
+  static void unpack_in(in_archive& a, stored& s) {
+    if constexpr (plain) {
+      load_value(a, s);
+    } else if constexpr (std::is_trivially_copyable_v<T>) {
+      // Made from its bytes: it has no default constructor to load into.
+      alignas(T) std::byte bytes[sizeof(T)];
+      a(cereal::binary_data(bytes, sizeof(T)));
+      s.emplace(std::bit_cast<T>(bytes));
+    }
+  }
   static void pack_out(out_archive&, stored&) {}
   static void unpack_out(in_archive&, stored&) {}
 };
@@ -169,7 +193,7 @@ template <class T> struct copy_stored {
   static void save_elements(out_archive& a, const V& v) {
     using E = std::remove_const_t<T>;
     a(static_cast<std::uint64_t>(v.size()));
-    if constexpr (std::is_trivially_copyable_v<E>) {
+    if constexpr (bytes_portable_v<E>) {
       a(cereal::binary_data(const_cast<E*>(v.data()), v.size() * sizeof(E)));
     } else {
       for (const E& e : v) save_value(a, e);
@@ -187,7 +211,7 @@ template <class T> struct copy_stored {
     if (n > (std::uint64_t{1} << 40) / (sizeof(E) ? sizeof(E) : 1))
       throw cereal::Exception("a copied range is impossibly long");
     v.resize(n);
-    if constexpr (std::is_trivially_copyable_v<E>) {
+    if constexpr (bytes_portable_v<E>) {
       a(cereal::binary_data(v.data(), n * sizeof(E)));
     } else {
       for (E& e : v) load_value(a, e);
@@ -282,3 +306,7 @@ template <class C> using traits_of = clause_traits<std::remove_cvref_t<C>>;
 
 }  // namespace detail
 }  // namespace tascell
+
+// The clauses of their own headers (which include this one).
+#include "tascell/in_here.hpp"
+#include "tascell/views.hpp"

@@ -81,7 +81,7 @@ template <class E> struct owned_stored {
   // contiguous and can be copied as bytes.
   void save(out_archive& a, const iteration_span& r) const {
     if (r.count() <= 0) return;
-    if constexpr (std::is_trivially_copyable_v<E>) {
+    if constexpr (bytes_portable_v<E>) {
       if (scale * r.step == 1) {
         a(cereal::binary_data(base + index(r, r.lo), static_cast<std::size_t>(r.count()) * sizeof(E)));
         return;
@@ -91,7 +91,7 @@ template <class E> struct owned_stored {
   }
   void load(in_archive& a, const iteration_span& r) {
     if (r.count() <= 0) return;
-    if constexpr (std::is_trivially_copyable_v<E>) {
+    if constexpr (bytes_portable_v<E>) {
       if (scale * r.step == 1) {
         a(cereal::binary_data(base + index(r, r.lo), static_cast<std::size_t>(r.count()) * sizeof(E)));
         return;

@@ -40,6 +40,7 @@
 #include <typeinfo>
 #include <vector>
 
+#include "tascell/detail/holds_address.hpp"
 #include "tascell/detail/macros.hpp"
 #include "tascell/detail/table_core.hpp"
 
@@ -119,6 +120,9 @@ template <class T>
 class table {
   static_assert(std::is_trivially_copyable_v<T>,
                 "a table's entry type must be trivially copyable: entries travel between processes as bytes");
+  static_assert(!detail::holds_address_v<T>,
+                "a table's entry cannot be a pointer or a view (std::span, std::string_view): entries travel "
+                "between processes as bytes");
 
  public:
   // An empty handle (one that is assigned or loaded later).
@@ -190,6 +194,9 @@ class table {
   TASCELL_INLINE void apply(std::int64_t i, const U& u) const {
     static_assert(std::is_trivially_copyable_v<U>,
                   "a table update must be trivially copyable: it travels to the entry's owner as bytes");
+    static_assert(!detail::holds_address_v<U>,
+                  "a table update cannot be a pointer or a view (std::span, std::string_view): it travels to the "
+                  "entry's owner as bytes");
     static_assert(std::is_invocable_v<const U&, T&>, "a table update is called as u(entry&)");
     static_assert(sizeof(U) <= 4096, "a table update is at most 4 KiB (it travels in batches of 32 KiB)");
     std::int64_t pos = pos_of(i);

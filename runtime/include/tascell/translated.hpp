@@ -14,11 +14,13 @@
 //                          tascell::when, tascell::priority
 //   @dowork for            tascell::dowork_for, tascell::range,
 //                          tascell::range::canonical, tascell::range::of_count,
-//                          tascell::cmp::lt, tascell::cmp::le, tascell::cmp::gt,
-//                          tascell::cmp::ge
-//   clauses                tascell::in, tascell::out, tascell::reduce,
-//                          tascell::op::plus, tascell::op::min, tascell::op::max,
-//                          tascell::copy, tascell::copyout, tascell::shared
+//                          tascell::range::over, tascell::cmp::lt,
+//                          tascell::cmp::le, tascell::cmp::gt, tascell::cmp::ge
+//   clauses                tascell::in, tascell::in_here, tascell::read,
+//                          tascell::owned, tascell::out, tascell::reduce,
+//                          tascell::op::plus, tascell::op::min,
+//                          tascell::op::max, tascell::copy, tascell::copyout,
+//                          tascell::shared
 //   @wind                  tascell::wind
 //   @shared(min|max)       tascell::incumbent, tascell::improve
 //   cancel, cancelled      tascell::cancel, tascell::cancelled

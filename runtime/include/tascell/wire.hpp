@@ -5,8 +5,10 @@
 // can serialise it (arithmetic types, enums, C arrays, the standard
 // containers included below, and any type with a cereal-style
 // `serialize(Archive&)` member or free function), or when it is trivially
-// copyable and not a pointer (its bytes are copied). Work whose captured
-// values cannot travel stays in its process (its kind is local_only).
+// copyable and holds no address the runtime knows of (its bytes are
+// copied). A pointer to a function travels as the place of the function
+// (function_address.hpp). Work whose captured values cannot travel stays in
+// its process (its kind is local_only).
 #pragma once
 
 #include <cstdint>
@@ -30,6 +32,9 @@
 #include <cereal/types/variant.hpp>
 #include <cereal/types/vector.hpp>
 
+#include "tascell/detail/holds_address.hpp"
+#include "tascell/function_address.hpp"
+
 namespace tascell {
 
 using out_archive = cereal::BinaryOutputArchive;
@@ -44,23 +49,32 @@ inline constexpr bool cereal_can =
     cereal::traits::is_output_serializable<T, out_archive>::value &&
     cereal::traits::is_input_serializable<T, in_archive>::value;
 
+// Travels as the place of the function (function_address.hpp).
+template <class T>
+inline constexpr bool function_pointer_v = std::is_pointer_v<T> && std::is_function_v<std::remove_pointer_t<T>>;
+
+// True when cereal encodes T: by its serialize (or save and load), or as
+// cereal encodes arithmetic types and the standard containers.
+template <class T>
+inline constexpr bool serializable_v = cereal_can<T> && !holds_address_v<T>;
+
 // True when a value of type T can be sent to another process.
 template <class T>
-inline constexpr bool portable_v =
-    !std::is_pointer_v<T> && !std::is_member_pointer_v<T> &&
-    (cereal_can<T> || std::is_trivially_copyable_v<T>);
+inline constexpr bool portable_v = function_pointer_v<T> || serializable_v<T> || bytes_portable_v<T>;
 
 template <class T>
 void save_value(out_archive& a, const T& v) {
   static_assert(portable_v<T>, "this type cannot be sent to another process");
-  if constexpr (cereal_can<T>) a(v);
+  if constexpr (function_pointer_v<T>) save_function_address(a, reinterpret_cast<std::uintptr_t>(v));
+  else if constexpr (cereal_can<T>) a(v);
   else a(cereal::binary_data(const_cast<T*>(&v), sizeof(T)));
 }
 
 template <class T>
 void load_value(in_archive& a, T& v) {
   static_assert(portable_v<T>, "this type cannot be sent to another process");
-  if constexpr (cereal_can<T>) a(v);
+  if constexpr (function_pointer_v<T>) v = reinterpret_cast<T>(load_function_address(a));
+  else if constexpr (cereal_can<T>) a(v);
   else a(cereal::binary_data(&v, sizeof(T)));
 }
 

@@ -1,0 +1,40 @@
+#include "addresses.hpp"
+
+#include "clang/AST/DeclCXX.h"
+
+namespace tascell::translator {
+namespace {
+
+using namespace clang;
+
+bool is_std_view(const CXXRecordDecl* rd) {
+  if (!rd || !rd->getIdentifier()) return false;
+  llvm::StringRef n = rd->getName();
+  return (n == "span" || n == "basic_string_view") && rd->isInStdNamespace();
+}
+
+bool has_address(ASTContext& ctx, QualType t, int depth) {
+  if (depth > 32) return false;
+  t = ctx.getBaseElementType(t.getCanonicalType());
+  if (t->isPointerType() || t->isReferenceType() || t->isMemberPointerType()) return true;
+  const auto* rd = t->getAsCXXRecordDecl();
+  if (!rd || !rd->hasDefinition()) return false;
+  rd = rd->getDefinition();
+  for (const FieldDecl* f : rd->fields())
+    if (has_address(ctx, f->getType(), depth + 1)) return true;
+  for (const CXXBaseSpecifier& b : rd->bases())
+    if (has_address(ctx, b.getType(), depth + 1)) return true;
+  return false;
+}
+
+}  // namespace
+
+bool holds_address(ASTContext& ctx, QualType t) {
+  t = t.getNonReferenceType();
+  if (t->isDependentType() || t->isIncompleteType() || !t->isRecordType()) return false;
+  if (is_std_view(t->getAsCXXRecordDecl())) return false;
+  if (!t.isTriviallyCopyableType(ctx)) return false;
+  return has_address(ctx, t, 0);
+}
+
+}  // namespace tascell::translator

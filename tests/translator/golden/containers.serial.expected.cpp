@@ -1,0 +1,96 @@
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+namespace tascell {
+inline void cancel() {}
+inline bool cancelled() { return false; }
+inline int rank() { return 0; }
+inline int processes() { return 1; }
+inline bool is_root() { return true; }
+inline int workers() { return 1; }
+template <class T> class board {
+ public:
+  void publish(std::uint64_t key, const T& v) { values_[key] = v; }
+  void publish(const T& v) { publish(0, v); }
+  std::optional<T> read(std::uint64_t key = 0) const {
+    auto it = values_.find(key);
+    if (it == values_.end()) return std::nullopt;
+    return it->second;
+  }
+  void clear() { values_.clear(); }
+ private:
+  std::unordered_map<std::uint64_t, T> values_;
+};
+// A distributed table in one process: a plain array, apply() a call.
+enum class spread { block, hashed };
+template <class T> class table {
+ public:
+  struct index_range {
+    std::int64_t n;
+    struct iterator {
+      std::int64_t i;
+      std::int64_t operator*() const { return i; }
+      iterator& operator++() { ++i; return *this; }
+      bool operator!=(const iterator& o) const { return i != o.i; }
+    };
+    iterator begin() const { return {0}; }
+    iterator end() const { return {n}; }
+  };
+  table() = default;
+  explicit table(std::int64_t n, spread = spread::block, const char* = nullptr)
+      : d_(std::make_shared<std::vector<T>>(static_cast<std::size_t>(n))) {}
+  std::int64_t size() const { return static_cast<std::int64_t>(d_->size()); }
+  int owner(std::int64_t) const { return 0; }
+  bool is_local(std::int64_t) const { return true; }
+  const T& operator[](std::int64_t i) const { return (*d_)[static_cast<std::size_t>(i)]; }
+  T& operator[](std::int64_t i) { return (*d_)[static_cast<std::size_t>(i)]; }
+  T get(std::int64_t i) const { return (*d_)[static_cast<std::size_t>(i)]; }
+  template <class U> void apply(std::int64_t i, const U& u) const { u((*d_)[static_cast<std::size_t>(i)]); }
+  index_range indices() const { return {size()}; }
+  index_range local_indices() const { return {size()}; }
+  std::vector<T> gather() const { return *d_; }
+ private:
+  std::shared_ptr<std::vector<T>> d_;
+};
+}
+#define TASCELL_EXCEPTION(Type) static_assert(true, "");
+template <class T, class U> inline bool tascell_serial_improve_min(T& best, const U& v) {
+  if (v < best) { best = static_cast<T>(v); return true; }
+  return false;
+}
+template <class T, class U> inline bool tascell_serial_improve_max(T& best, const U& v) {
+  if (best < v) { best = static_cast<T>(v); return true; }
+  return false;
+}
+#line 1 "containers.tcpp"
+// Containers, ranges, lambdas and per-iteration writes (docs/language.md).
+#include <array>
+#include <span>
+#include <string_view>
+#include <vector>
+
+long g[64];
+long triple(long v) { return 3 * v; }
+struct holder { const long* p; long n; };
+
+      long containers(std::vector<long>& v, std::span<const long> s, int n) {
+  long sum = 0;
+                            for (int i = 0; i < n; ++i) sum += v[i] + v.at(i);   // reads of a non-const vector
+  std::vector<long> out(n);
+          for (int i = 0; i < n; ++i) out[i] = v[i] * 2;                       // a per-iteration write
+          for (int i = 0; i < 32; ++i) g[2 * i + 1] = i;                         // of a global, c*i + d
+          for (auto& x : out) x += 1;                                            // a range loop writing
+  long t = 0;
+                          for (long x : s) t += x;                               // a span read
+  const auto sq = [](long x) { return x * x; };
+  long (&fr)(long) = triple;
+  holder h{v.data(), n};
+  long a = 0, b = 0;
+          {
+    a = sq(n);
+    b = fr(n) + h.p[0];
+  }
+  return sum + out[0] + t + a + b + g[3];
+}
