@@ -77,7 +77,9 @@ bool only_assigns(const clang::Stmt* part, const VarDecl* v) {
 // that a copy for each piece would cost (a std::vector, a std::string).
 // Small trivially copyable values travel in the spawn point by value (in).
 bool reads_in_place(clang::ASTContext& ctx, clang::QualType t) {
-  if (t->isDependentType() || !t->isRecordType() || t->isIncompleteType() || is_table_type(t)) return false;
+  // A class template over a template parameter (std::vector<T>) is a class.
+  if (t->isDependentType()) return t->getAs<clang::TemplateSpecializationType>() != nullptr;
+  if (!t->isRecordType() || t->isIncompleteType() || is_table_type(t)) return false;
   if (t.isTriviallyCopyableType(ctx) && ctx.getTypeSize(t) <= 16 * 8) return false;
   const auto* rd = t->getAsCXXRecordDecl();
   return !rd || !rd->isLambda();
@@ -691,13 +693,19 @@ void lower_loop_body(lowering& l, const dowork_site& d, const VarDecl* var, cons
   if (uses_ctx(l, body, all)) head.append("[[maybe_unused]] tascell::ctx ").append(names::ctx).append(", ");
   head.append("std::int64_t ").append(names::iteration).append(param_list_text(cs)).append(")");
   if (inline_body) head.append(" TASCELL_LAMBDA_INLINE");
-  head.append(" { [[maybe_unused]] ");
+  head.append(" { ");
   if (elements.f) {
     // The element as the user declared it: `auto& x = _tro[_ti]; `.
-    head.append(l.src.text_of({var->getBeginLoc(), var->getLocation()})).append(" = ").append(element_init);
-    head.append("; ");
+    head.append("[[maybe_unused]] ").append(l.src.text_of({var->getBeginLoc(), var->getLocation()}));
+    head.append(" = ").append(element_init).append("; ");
   } else {
-    head.append(l.declaration(l.value_qual_type(var), name)).append(" = static_cast<").append(type).append(">(");
+    // The iteration is a value of the induction variable's type: said to
+    // the compiler, which can then index with the 64-bit number (i - 1,
+    // i + 1 without sign extensions, as in the sequential loop).
+    if (!var->getType()->isDependentType() && l.src.ast().getTypeSize(var->getType()) < 64)
+      head.append("if (").append(names::iteration).append(" != static_cast<").append(type).append(">(")
+          .append(names::iteration).append(")) __builtin_unreachable(); ");
+    head.append("[[maybe_unused]] ").append(l.declaration(l.value_qual_type(var), name)).append(" = static_cast<").append(type).append(">(");
     head.append(names::iteration).append("); ");
   }
   head.append(prologue).append(prologue_text(cs));

@@ -28,7 +28,7 @@ static long search__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_un
 switch (tascell::translated::lazy_site(_trec) >> 16) {
 case 0: { int *used{}; int n{}; int k{}; long s{}; std::int64_t _trf{}, _trn{}, _trs{}, _tk{}; const int _tsite = tascell::translated::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::translated::resume_first _tfirst) { tascell::translated::dowork_for_resume(_tc, _tk, _tfirst, 
 #line 13 "lazy_loops.tcpp"
-tascell::range::of_count(_trf, _trn, _trs), tascell::copy(used, 0, n), tascell::in(k), tascell::in(n), tascell::reduce<tascell::op::plus>(s), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, int *used, const int &k, const int &n, long &s) { [[maybe_unused]] int v = static_cast<int>(_ti);  {
+tascell::range::of_count(_trf, _trn, _trs), tascell::copy(used, 0, n), tascell::in(k), tascell::in(n), tascell::reduce<tascell::op::plus>(s), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, int *used, const int &k, const int &n, long &s) { if (_ti != static_cast<int>(_ti)) __builtin_unreachable(); [[maybe_unused]] int v = static_cast<int>(_ti);  {
     if (used[v]) return  ;
     const int& w = weights[v];
     for (int r = 0; r < w; ++r) {
@@ -189,7 +189,7 @@ static long count__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_unu
 switch (tascell::translated::lazy_site(_trec) >> 16) {
 case 0: { int d{}; long s{}; std::int64_t _trf{}, _trn{}, _trs{}, _tk{}; const int _tsite = tascell::translated::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::translated::resume_first _tfirst) { tascell::translated::dowork_for_resume(_tc, _tk, _tfirst, 
 #line 48 "lazy_loops.tcpp"
-tascell::when(static_cast<bool>(d > 4)), tascell::range::of_count(_trf, _trn, _trs), tascell::in(d), tascell::reduce<tascell::op::plus>(s), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, const int &d, long &s) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
+tascell::when(static_cast<bool>(d > 4)), tascell::range::of_count(_trf, _trn, _trs), tascell::in(d), tascell::reduce<tascell::op::plus>(s), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, const int &d, long &s) { if (_ti != static_cast<int>(_ti)) __builtin_unreachable(); [[maybe_unused]] int i = static_cast<int>(_ti);  {
     long t = 0;
     t = count(_tc, d - 1);
     s += t;
@@ -246,7 +246,7 @@ static long breaks__tascell_resume([[maybe_unused]] tascell::ctx _tc, [[maybe_un
 switch (tascell::translated::lazy_site(_trec) >> 16) {
 case 0: { int n{}; long s{}; std::int64_t _trf{}, _trn{}, _trs{}, _tk{}; const int _tsite = tascell::translated::lazy_site(_trec) & 0xffff; auto _tgo = [&](tascell::translated::resume_first _tfirst) { tascell::translated::dowork_for_resume(_tc, _tk, _tfirst, 
 #line 63 "lazy_loops.tcpp"
-tascell::range::of_count(_trf, _trn, _trs), tascell::reduce<tascell::op::plus>(s), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, long &s, const int &n) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
+tascell::range::of_count(_trf, _trn, _trs), tascell::reduce<tascell::op::plus>(s), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, long &s, const int &n) { if (_ti != static_cast<int>(_ti)) __builtin_unreachable(); [[maybe_unused]] int i = static_cast<int>(_ti);  {
     for (int j = 0; j < 3; ++j) {
       if (j > i) break;
       s += breaks(_tc, n - 1);
@@ -314,7 +314,7 @@ __builtin_unreachable();
   if (n == 0) return 1;
   long s = 0;
                          
-  tascell::dowork_for(_tc, tascell::range::canonical(0, n, 1, tascell::cmp::lt), tascell::in(n), tascell::reduce<tascell::op::plus>(s), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, const int &n, long &s) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
+  tascell::dowork_for(_tc, tascell::range::canonical(0, n, 1, tascell::cmp::lt), tascell::in(n), tascell::reduce<tascell::op::plus>(s), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, const int &n, long &s) { if (_ti != static_cast<int>(_ti)) __builtin_unreachable(); [[maybe_unused]] int i = static_cast<int>(_ti);  {
     int t[2] = {i, n};
     s += arrays(_tc, t[1] - 1);
   } });
@@ -327,7 +327,7 @@ __builtin_unreachable();
   if (n == 0) return 1;
   long s = 0;
                          
-  tascell::dowork_for(_tc, tascell::range::canonical(0, n, 1, tascell::cmp::lt), tascell::reduce<tascell::op::plus>(s), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, long &s, const int &n) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
+  tascell::dowork_for(_tc, tascell::range::canonical(0, n, 1, tascell::cmp::lt), tascell::reduce<tascell::op::plus>(s), tascell::in(n), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, long &s, const int &n) { if (_ti != static_cast<int>(_ti)) __builtin_unreachable(); [[maybe_unused]] int i = static_cast<int>(_ti);  {
     const int& m = i;
     s += local_ref(_tc, n - 1 + m * 0);
   } });

@@ -6,7 +6,7 @@
       long sum(tascell::ctx, int, const long *); static inline long sum__tascell_body([[maybe_unused]] tascell::ctx _tc, int n, const long* v) {
   long s = 0, m = 0;
                                                      
-  tascell::dowork_for(_tc, tascell::range::canonical(0, n, 1, tascell::cmp::lt), tascell::shared(v), tascell::reduce<tascell::op::plus>(s), tascell::reduce<tascell::op::max>(m), [](std::int64_t _ti, const long *v, long &s, long &m) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
+  tascell::dowork_for(_tc, tascell::range::canonical(0, n, 1, tascell::cmp::lt), tascell::shared(v), tascell::reduce<tascell::op::plus>(s), tascell::reduce<tascell::op::max>(m), [](std::int64_t _ti, const long *v, long &s, long &m) { if (_ti != static_cast<int>(_ti)) __builtin_unreachable(); [[maybe_unused]] int i = static_cast<int>(_ti);  {
     if (v[i] < 0) return  ;
     s += v[i];
     m = v[i] > m ? v[i] : m;
@@ -16,7 +16,7 @@
 
       void squares(tascell::ctx, int, int *); static inline void squares__tascell_body([[maybe_unused]] tascell::ctx _tc, int n, int* out) {
                            
-  tascell::dowork_for(_tc, tascell::range::canonical(n - 1, 0, -(2), tascell::cmp::ge), tascell::copyout(out, 0, n), [](std::int64_t _ti, int *out) { [[maybe_unused]] int i = static_cast<int>(_ti); 
+  tascell::dowork_for(_tc, tascell::range::canonical(n - 1, 0, -(2), tascell::cmp::ge), tascell::copyout(out, 0, n), [](std::int64_t _ti, int *out) { if (_ti != static_cast<int>(_ti)) __builtin_unreachable(); [[maybe_unused]] int i = static_cast<int>(_ti); 
     out[i] = i * i; });
 } void squares(tascell::ctx _tc, int _tp0, int *_tp1) { return squares__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1)); }
 

@@ -13,7 +13,7 @@
     tascell::improve(top, 1.5);
     return;
   }
-          tascell::dowork_for(_tc, tascell::range::canonical(1, 3, 1, tascell::cmp::le), tascell::in(n), tascell::in(cost), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, const int &n, const long &cost) { [[maybe_unused]] int i = static_cast<int>(_ti);  {
+          tascell::dowork_for(_tc, tascell::range::canonical(1, 3, 1, tascell::cmp::le), tascell::in(n), tascell::in(cost), []([[maybe_unused]] tascell::ctx _tc, std::int64_t _ti, const int &n, const long &cost) { if (_ti != static_cast<int>(_ti)) __builtin_unreachable(); [[maybe_unused]] int i = static_cast<int>(_ti);  {
     if (tascell::cancelled(_tc)) return  ;
     search(_tc, n - 1, cost + i);
     if (cost + i == 4) tascell::cancel(_tc);
