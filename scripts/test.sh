@@ -48,7 +48,7 @@ for san in address thread; do
   cmake -S . -B "build/$san" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTASCELL_SANITIZE=$san \
     -DTASCELL_BUILD_BENCH=OFF -DTASCELL_BUILD_COMPILER=OFF -DTASCELL_TRANSLATOR="$translator" \
     -DTASCELL_WERROR=ON >/dev/null
-  cmake --build "build/$san" -j"$jobs" --target runtime_tests mpi_programs table_programs protocol_hunt lang_examples
+  cmake --build "build/$san" -j"$jobs" --target runtime_tests mpi_programs table_programs protocol_hunt lang_examples idioms
   run_ctest "build/$san"
 done
 

@@ -291,6 +291,8 @@ std::vector<captured_var> free_variables(const Stmt* s, ASTContext& ctx) {
     auto [it, fresh] = index.emplace(v, out.size());
     if (fresh) out.push_back({v, e, nullptr});
     captured_var& u = out[it->second];
+    // A function cannot be written: passing a reference to one is a read.
+    if (v->getType()->isReferenceType() && v->getType().getNonReferenceType()->isFunctionType()) continue;
     if (!u.pointee_write && v->getType().getNonReferenceType()->isPointerType())
       if (const Stmt* pw = mutations.findPointeeMutation(e); pw && !is_dependent_call(pw, e)) u.pointee_write = pw;
     if (u.write) continue;

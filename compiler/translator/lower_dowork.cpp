@@ -117,8 +117,9 @@ bool travel(lowering& l, const captured_var& u, const clause_list& cl, bool writ
   if (type->isFunctionType()) {
     // A reference to a function: the piece gets a pointer to it, which
     // travels as the function it is (tascell/function_address.hpp).
-    out.push_back({"tascell::in(&" + name + ")",
-                   l.const_ref_declaration(ctx.getPointerType(type), name)});
+    std::string param = names::reference(name);
+    out.push_back({"tascell::in(&" + name + ")", l.const_ref_declaration(ctx.getPointerType(type), param),
+                   l.declaration(ctx.getLValueReferenceType(type), name) + " = *" + param + "; "});
     return true;
   }
   // Without the parentheses of a declarator (long (&a)[4]): const is added
@@ -607,8 +608,12 @@ void lower_loop_body(lowering& l, const dowork_site& d, const VarDecl* var, cons
     }
     bool pointer_clause = is_pointer(u.var) && (find_section(cl.copies, name) || find_section(cl.copyouts, name) ||
                                                  find_section(cl.shareds, name));
-    bool element_write = is_pointer(u.var) ? !pointer_clause && !u.write && u.pointee_write
-                                           : u.write != nullptr;
+    // A pointer without a clause whose elements the body writes: what the
+    // analyzer finds of writes through it (u.pointee_write) misses p[i] = v.
+    bool element_write = u.write != nullptr;
+    if (is_pointer(u.var))
+      element_write = !pointer_clause && !u.write &&
+                      (u.pointee_write || find_owned_index(l.src, body, u.var, var, written).element_written);
     if (element_write && !reduced) {
       // Per-iteration writes: each iteration writes only the element it owns.
       if (!per_iteration_write(l, body, u.var, var, written,

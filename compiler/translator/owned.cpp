@@ -5,6 +5,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 
 namespace tascell::translator {
 namespace {
@@ -174,6 +175,7 @@ owned_index find_owned_index(const source& src, const Stmt* body, const ValueDec
   uc.TraverseStmt(const_cast<Stmt*>(body));
   index_reader reader(src, body, induction, written);
   std::string first_text;
+  ExprMutationAnalyzer mutations(*body, src.ast());
   for (const DeclRefExpr* e : uc.uses) {
     auto stray = [&](std::string why) {
       out.stray = e;
@@ -193,6 +195,7 @@ owned_index find_owned_index(const source& src, const Stmt* body, const ValueDec
     if (!scale)
       return stray("its index is not one the iteration owns (i, i + d, c * i + d with c a non-zero constant and "
                    "d the same in every iteration)");
+    if (!out.element_written && mutations.findMutation(sub)) out.element_written = true;
     std::string text = squeeze(src.text_of(idx->getSourceRange()));
     if (!out.first_use) {
       out.first_use = e;

@@ -21,6 +21,7 @@ struct owned_index {
   std::string offset;  // the index at i = 0, as source text evaluated before the loop
   const clang::Expr* first_use = nullptr;
   clang::QualType element;  // the type of a[index]
+  bool element_written = false;  // some a[index] is written (assigned, incremented, passed by reference, ...)
   // Else the first use that is not a subscript at an owned index, or a
   // subscript at an index other than the first use's, and why.
   const clang::Expr* stray = nullptr;

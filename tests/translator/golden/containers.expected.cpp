@@ -25,7 +25,7 @@ struct holder { const long* p; long n; };
   long a = 0, b = 0;
           tascell::dowork(_tc, 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = sq(n); }, 
-    tascell::part(tascell::out(b), tascell::in(&fr), tascell::in(n), tascell::in_here(h), []([[maybe_unused]] tascell::ctx _tc, long &b, long (*const &fr)(long), const int &n, const holder &h) { b = fr(n) + h.p[0]; })
+    tascell::part(tascell::out(b), tascell::in(&fr), tascell::in(n), tascell::in_here(h), []([[maybe_unused]] tascell::ctx _tc, long &b, long (*const &_tref_fr)(long), const int &n, const holder &h) { long (&fr)(long) = *_tref_fr; b = fr(n) + h.p[0]; })
   );
   return sum + out[0] + t + a + b + g[3];
 } long containers(tascell::ctx _tc, std::vector<long> &_tp0, std::span<const long> _tp1, int _tp2) { return containers__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1), static_cast<decltype(_tp2)&&>(_tp2)); }
