@@ -574,9 +574,19 @@ struct element_loop {
   const clang::CXXForRangeStmt* f = nullptr;
 };
 
+// A canonical loop whose body is a leaf (it takes no ctx): lowered as a
+// block body, which runs the iterations it is given as the user's own loop
+// (`for (int i = first; i < end; ++i) body`), so that the compiler
+// optimises it as it does the sequential loop (tascell/dowork/loop_site.hpp).
+struct block_loop {
+  const clang::ForStmt* f = nullptr;
+  bool up = true;  // i < e or i <= e: the values go up
+};
+
 void lower_loop_body(lowering& l, const dowork_site& d, const VarDecl* var, const std::string& range,
                      const clang::Stmt* body, std::size_t head_begin, std::size_t head_end, const clause_list& cl,
-                     const constructs& all, bool inline_body = false, element_loop elements = {}) {
+                     const constructs& all, bool inline_body = false, element_loop elements = {},
+                     block_loop blocks = {}) {
   std::vector<piece_clause> cs;
   bool ok = true;
   std::set<std::string> used;
@@ -695,10 +705,26 @@ void lower_loop_body(lowering& l, const dowork_site& d, const VarDecl* var, cons
   const bool bare = l.arguments_only == &d;
   std::string head = (bare ? "" : "tascell::dowork_for(" + names::ctx + ", ") + options_text(cl) +
                      (bare ? l.arguments_range : range) + ", " + clause_list_text(cs) + "[](";
-  if (uses_ctx(l, body, all)) head.append("[[maybe_unused]] tascell::ctx ").append(names::ctx).append(", ");
-  head.append("std::int64_t ").append(names::iteration).append(param_list_text(cs)).append(")");
+  const bool leaf = !uses_ctx(l, body, all);
+  const bool block = leaf && blocks.f && !inline_body && !elements.f;
+  if (!leaf) head.append("[[maybe_unused]] tascell::ctx ").append(names::ctx).append(", ");
+  if (block) head.append("tascell::iterations ").append(names::block);
+  else head.append("std::int64_t ").append(names::iteration);
+  head.append(param_list_text(cs)).append(")");
   if (inline_body) head.append(" TASCELL_LAMBDA_INLINE");
   head.append(" { ");
+  if (block) {
+    // for (int i = static_cast<int>(_tblk.first); i < _tblk.end; ++i) { body }
+    head.append(prologue).append(prologue_text(cs));
+    head.append("for (").append(l.declaration(l.value_qual_type(var), name)).append(" = static_cast<");
+    head.append(type).append(">(").append(names::block).append(".first); ").append(name);
+    head.append(blocks.up ? " < " : " > ").append(names::block).append(".end; ");
+    head.append(l.src.text_of(blocks.f->getInc()->getSourceRange())).append(") ");
+    l.edits.replace(head_begin, head_end - head_begin, head, d.depth);
+    l.edits.insert_close(l.src.end_of_stmt(body), bare ? " }" : " });", d.depth);
+    if (bare) l.arguments_written = true;
+    return;  // `continue` goes on to the next iteration of this loop
+  }
   if (elements.f) {
     // The element as the user declared it: `auto& x = _tro[_ti]; `.
     head.append("[[maybe_unused]] ").append(l.src.text_of({var->getBeginLoc(), var->getLocation()}));
@@ -735,7 +761,8 @@ void lower_loop(lowering& l, const dowork_site& d, const clang::ForStmt* f, cons
   canonical_loop loop;
   if (!analyse_loop(l, f, loop)) return;
   lower_loop_body(l, d, loop.var, range_text(loop), f->getBody(), l.src.offset(f->getForLoc()),
-                  l.src.offset(f->getRParenLoc()) + 1, cl, all);
+                  l.src.offset(f->getRParenLoc()) + 1, cl, all, false, {},
+                  block_loop{f, loop.cmp == "lt" || loop.cmp == "le"});
 }
 
 // Whether t is tascell::index_space<...> (a table's indices()).

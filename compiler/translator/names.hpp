@@ -25,6 +25,8 @@ inline const std::string result = "_tr";
 // The iteration a @dowork for's body receives (its induction variable is
 // computed from it).
 inline const std::string iteration = "_ti";
+// The iterations a block body runs (a leaf loop body written as a loop).
+inline const std::string block = "_tblk";
 // What a range loop (`@dowork for (auto& x : r)`) walks: r, bound once
 // before the loop, and the piece's view of it.
 inline const std::string range_of_loop = "_tro";

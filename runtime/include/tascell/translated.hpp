@@ -14,7 +14,8 @@
 //                          tascell::when, tascell::priority
 //   @dowork for            tascell::dowork_for, tascell::range,
 //                          tascell::range::canonical, tascell::range::of_count,
-//                          tascell::range::over, tascell::cmp::lt,
+//                          tascell::range::over, tascell::iterations,
+//                          tascell::cmp::lt,
 //                          tascell::cmp::le, tascell::cmp::gt, tascell::cmp::ge
 //   clauses                tascell::in, tascell::in_here, tascell::read,
 //                          tascell::owned, tascell::out, tascell::reduce,

@@ -18,6 +18,6 @@
   );
   long s = 0;
                          
-  tascell::dowork_for(_tc, tascell::range::canonical(0, 8, 1, tascell::cmp::lt), tascell::reduce<tascell::op::plus>(s), tascell::copy(a, 0, 8), tascell::copy(reinterpret_cast<const double *>(m), 0, 6), tascell::copy(out, 0, 4), [](std::int64_t _ti, long &s, const int *_tarr_a, const double *_tarr_m, const int *_tarr_out) { if (_ti != static_cast<int>(_ti)) __builtin_unreachable(); [[maybe_unused]] int i = static_cast<int>(_ti); const auto& a = *reinterpret_cast<const int (*)[8]>(_tarr_a); const auto& m = *reinterpret_cast<const double (*)[2][3]>(_tarr_m); const auto& out = *reinterpret_cast<const int (*)[4]>(_tarr_out);  s += a[i] + static_cast<long>(m[i % 2][i % 3]) + out[i % 4]; });
+  tascell::dowork_for(_tc, tascell::range::canonical(0, 8, 1, tascell::cmp::lt), tascell::reduce<tascell::op::plus>(s), tascell::copy(a, 0, 8), tascell::copy(reinterpret_cast<const double *>(m), 0, 6), tascell::copy(out, 0, 4), [](tascell::iterations _tblk, long &s, const int *_tarr_a, const double *_tarr_m, const int *_tarr_out) { const auto& a = *reinterpret_cast<const int (*)[8]>(_tarr_a); const auto& m = *reinterpret_cast<const double (*)[2][3]>(_tarr_m); const auto& out = *reinterpret_cast<const int (*)[4]>(_tarr_out); for (int i = static_cast<int>(_tblk.first); i < _tblk.end; ++i)  s += a[i] + static_cast<long>(m[i % 2][i % 3]) + out[i % 4]; });
   return first + rest + s;
 } long arrays(tascell::ctx _tc, int _tp0) { return arrays__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0)); }

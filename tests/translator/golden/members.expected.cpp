@@ -13,7 +13,7 @@ struct Grid {
         long scaled([[maybe_unused]] tascell::ctx _tc, int n) const {       // in class; a loop body reading members
     long s = 0;
                            
-    tascell::dowork_for(_tc, tascell::range::canonical(0, n, 1, tascell::cmp::lt), tascell::in(*this), tascell::reduce<tascell::op::plus>(s), [](std::int64_t _ti, const std::remove_cvref_t<decltype(*this)>& _tself, long &s) { if (_ti != static_cast<int>(_ti)) __builtin_unreachable(); [[maybe_unused]] int i = static_cast<int>(_ti); [[maybe_unused]] const auto* const _tth = __builtin_addressof(_tself);  s += _tth->cells[i] * _tth->scale; });
+    tascell::dowork_for(_tc, tascell::range::canonical(0, n, 1, tascell::cmp::lt), tascell::in(*this), tascell::reduce<tascell::op::plus>(s), [](tascell::iterations _tblk, const std::remove_cvref_t<decltype(*this)>& _tself, long &s) { [[maybe_unused]] const auto* const _tth = __builtin_addressof(_tself); for (int i = static_cast<int>(_tblk.first); i < _tblk.end; ++i)  s += _tth->cells[i] * _tth->scale; });
     return s;
   }
         void touch([[maybe_unused]] tascell::ctx _tc, int k);               // non-const: a part writes members

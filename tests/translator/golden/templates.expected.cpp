@@ -20,7 +20,7 @@ template <class T>
       T dot([[maybe_unused]] tascell::ctx _tc, const std::vector<T>& x, const std::vector<T>& y) {
   T s{};
                          
-  tascell::dowork_for(_tc, tascell::range::canonical(0, static_cast<int>(x.size()), 1, tascell::cmp::lt), tascell::reduce<tascell::op::plus>(s), tascell::read(x), tascell::read(y), [](std::int64_t _ti, T &s, const std::vector<T> &x, const std::vector<T> &y) { if (_ti != static_cast<int>(_ti)) __builtin_unreachable(); [[maybe_unused]] int i = static_cast<int>(_ti);  s += x[i] * y[i]; });
+  tascell::dowork_for(_tc, tascell::range::canonical(0, static_cast<int>(x.size()), 1, tascell::cmp::lt), tascell::reduce<tascell::op::plus>(s), tascell::read(x), tascell::read(y), [](tascell::iterations _tblk, T &s, const std::vector<T> &x, const std::vector<T> &y) { for (int i = static_cast<int>(_tblk.first); i < _tblk.end; ++i)  s += x[i] * y[i]; });
   return s + total(_tc, x, 0, static_cast<int>(x.size()));
 }
 

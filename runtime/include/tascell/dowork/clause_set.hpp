@@ -117,6 +117,11 @@ struct clause_set {
   // Whether F can be called without a ctx.
   template <class F>
   static constexpr bool leaf_body = invocable_with<F, std::tuple<std::int64_t>, params_t, std::tuple<>>::value;
+  // Whether F is a block body: it runs the iterations it is given itself,
+  // (iterations, params...) (the translator's leaf bodies: the compiler
+  // sees a plain loop, as in the sequential program).
+  template <class F>
+  static constexpr bool block_body = invocable_with<F, std::tuple<iterations>, params_t, std::tuple<>>::value;
 };
 
 // One clause's values for a loop piece: by its iterations when the clause

@@ -69,7 +69,8 @@ template <class Prio, class Body, class... C>
 struct loop_site {
   using cs = clause_set<C...>;
   // A body that takes no ctx: (i, params...) instead of (ctx, i, params...).
-  static constexpr bool leaf = cs::template leaf_body<Body>;
+  static constexpr bool block = cs::template block_body<Body>;
+  static constexpr bool leaf = block || cs::template leaf_body<Body>;
   static constexpr bool portable = std::is_empty_v<Body> && std::is_default_constructible_v<Body>;
   static constexpr bool local_only = !portable || cs::local_only;
   using body_ptr = std::conditional_t<portable, std::tuple<>, const Body*>;
@@ -131,7 +132,8 @@ struct loop_site {
         const std::int64_t lim = e - k > blk.size ? k + blk.size : e;
         p->sp.next = lim;
         poll(in);
-        for (std::int64_t j = k; j < lim; ++j) cs::call(body, s, first + j * step);
+        if constexpr (block) cs::call(body, s, iterations{first + k * step, first + lim * step});
+        else for (std::int64_t j = k; j < lim; ++j) cs::call(body, s, first + j * step);
         blk.next();
       }
     } else {
@@ -169,7 +171,7 @@ struct loop_site {
     (void)wire_id;
     auto* t = static_cast<task_t*>(tt);
     a(t->first, t->step, t->prio_value);
-    cs::pack_in(a, t->stored, iterations(t));
+    cs::pack_in(a, t->stored, span_of(t));
     loop_carry<Body>::out(a, t->stored, t->first + t->lo * t->step, t->first + t->hi * t->step);
   }
   static task* unpack(std::int64_t lo, std::int64_t hi, in_archive& a) {
@@ -178,19 +180,19 @@ struct loop_site {
     t->lo = lo;
     t->hi = hi;
     a(t->first, t->step, t->prio_value);
-    cs::unpack_in(a, t->stored, iterations(t.get()));
+    cs::unpack_in(a, t->stored, span_of(t.get()));
     loop_carry<Body>::in(a, t->stored);
     return t.release();
   }
   static void pack_result(task* tt, out_archive& a) {
     auto* t = static_cast<task_t*>(tt);
-    cs::pack_out(a, t->stored, iterations(t));
+    cs::pack_out(a, t->stored, span_of(t));
   }
   static void unpack_result(task* tt, in_archive& a) {
     auto* t = static_cast<task_t*>(tt);
-    cs::unpack_out(a, t->stored, iterations(t));
+    cs::unpack_out(a, t->stored, span_of(t));
   }
-  static iteration_span iterations(const task_t* t) { return {t->first, t->step, t->lo, t->hi}; }
+  static iteration_span span_of(const task_t* t) { return {t->first, t->step, t->lo, t->hi}; }
   static constexpr const wire_ops* wire() { return wire_of<loop_site, local_only>(); }
 
   static constexpr node_kind kind{node_type::point, sizeof(point), &put, &run,
@@ -265,9 +267,13 @@ struct loop_site {
   }
   TASCELL_INLINE static void serial_from(ctx c, range r, const typename cs::clauses_t& cl, Body& body,
                                          std::int64_t from) {
-    for (std::int64_t k = from; k < r.count; ++k) {
-      if constexpr (leaf) cs::call(body, cl, r.first + k * r.step);
-      else cs::call(body, cl, c, r.first + k * r.step);
+    if constexpr (block) {
+      if (from < r.count) cs::call(body, cl, iterations{r.first + from * r.step, r.first + r.count * r.step});
+    } else {
+      for (std::int64_t k = from; k < r.count; ++k) {
+        if constexpr (leaf) cs::call(body, cl, r.first + k * r.step);
+        else cs::call(body, cl, c, r.first + k * r.step);
+      }
     }
   }
 };

@@ -74,6 +74,13 @@ auto part(A&&... a) {
 enum class cmp { lt, le, gt, ge };
 
 // An iteration space: iterations k = 0 .. count-1, i = first + k * step.
+// The iterations a block body runs (a loop body written as its own loop,
+// the translator's form of a leaf body: loop_site): the values from `first`
+// up to `end` (not included), by the loop's own step.
+struct iterations {
+  std::int64_t first, end;
+};
+
 struct range {
   std::int64_t first;
   std::int64_t count;

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Per-iteration writes side by side with OpenMP `parallel for` (libgomp).
+
+Builds, for each problem of bench/loops (stencil: a 1-D three-point
+stencil over std::vector<double>; matrows: C = A * B by rows over vectors
+of vectors), the sequential program (tascellc --serial, g++ -O2), the
+Tascell++ program (tascell++ -O2) and the OpenMP one (g++ -O2 -fopenmp),
+then runs them round by round, interleaved (seq, tcpp 1 and 2 workers, omp
+1 and 2 threads), and prints the medians and each ratio's range over the
+rounds, every ratio taken within one round. With --mpi (the default) it
+then runs the Tascell++ program on 2 processes of 1 worker, checks its
+answer against the sequential one, and shows what the pieces carried
+(TASCELL_STATS=1): the pieces and results sent, the bytes of their inputs
+and outputs, and the bytes of the elements a piece owns.
+
+usage: run_loops.py [--tascellxx P] [--tascellc P] [--reps N] [--no-mpi]
+                    [--problems stencil,matrows]
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+ARGS = {"stencil": ["500000", "100"], "matrows": ["700"]}
+# Bytes of the elements one iteration owns: a double; a row of n doubles
+# (cereal writes a vector as its length and its elements).
+OWNED_BYTES = {"stencil": lambda a: 8, "matrows": lambda a: 8 + 8 * int(a[0])}
+
+
+def run(cmd, env=None, timeout=600):
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    if p.returncode != 0:
+        raise SystemExit("FAILED (%d): %s\n%s%s" % (p.returncode, " ".join(cmd), p.stdout, p.stderr[-3000:]))
+    return p
+
+
+def timed(cmd, env):
+    answer, seconds = run(cmd, env).stdout.split()
+    return answer, float(seconds)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--tascellxx", default=os.path.join(ROOT, "build/release/compiler/driver/tascell++"))
+    ap.add_argument("--tascellc", default=os.path.join(ROOT, "build/release/compiler/translator/tascellc"))
+    ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--no-mpi", action="store_true")
+    ap.add_argument("--problems", default="stencil,matrows")
+    o = ap.parse_args()
+    base = dict(os.environ)
+    for k in ("TASCELL_WORKERS", "OMP_NUM_THREADS", "TASCELL_STATS"):
+        base.pop(k, None)
+    with tempfile.TemporaryDirectory() as tmp:
+        for prob in o.problems.split(","):
+            src = os.path.join(HERE, prob + ".tcpp")
+            seq, tcpp, omp = (os.path.join(tmp, prob + s) for s in ("-seq", "-tcpp", "-omp"))
+            run([o.tascellc, "--serial", src, "-o", seq + ".cpp"])
+            run(["g++", "-std=c++20", "-O2", seq + ".cpp", "-o", seq])
+            run([o.tascellxx, "-O2", src, "-o", tcpp])
+            run(["g++", "-std=c++20", "-O2", "-fopenmp", os.path.join(HERE, prob + "-omp.cpp"), "-o", omp])
+            args = ARGS[prob]
+            variants = [("seq", [seq], {}), ("tcpp 1w", [tcpp], {"TASCELL_WORKERS": "1"}),
+                        ("tcpp 2w", [tcpp], {"TASCELL_WORKERS": "2"}), ("omp 1t", [omp], {"OMP_NUM_THREADS": "1"}),
+                        ("omp 2t", [omp], {"OMP_NUM_THREADS": "2"})]
+            times = {v[0]: [] for v in variants}
+            answer = None
+            for _ in range(o.reps):
+                for name, cmd, env in variants:
+                    a, t = timed(cmd + args, dict(base, **env))
+                    if answer is None:
+                        answer = a
+                    elif a != answer:
+                        raise SystemExit("FAILED: %s %s answered %s, seq %s" % (prob, name, a, answer))
+                    times[name].append(t)
+            print("%s %s (%d rounds, answer %s)" % (prob, " ".join(args), o.reps, answer))
+            for name, _, _ in variants:
+                ts = times[name]
+                print("  %-8s median %.4f s  (%.4f-%.4f)" % (name, statistics.median(ts), min(ts), max(ts)))
+            def ratio(label, num, den):
+                rs = [n / d for n, d in zip(times[num], times[den])]
+                print("  %-26s median %.3f  (%.3f-%.3f)" % (label, statistics.median(rs), min(rs), max(rs)))
+            ratio("tcpp 1w / seq", "tcpp 1w", "seq")
+            ratio("tcpp speedup 1w/2w", "tcpp 1w", "tcpp 2w")
+            ratio("omp 1t / seq", "omp 1t", "seq")
+            ratio("omp speedup 1t/2t", "omp 1t", "omp 2t")
+            ratio("tcpp 2w / omp 2t", "tcpp 2w", "omp 2t")
+            if o.no_mpi:
+                continue
+            env = dict(base, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+            p = run(["mpirun", "--oversubscribe", "-np", "2", "-x", "TASCELL_WORKERS=1", "-x", "TASCELL_STATS=1",
+                     tcpp] + args, env)
+            got = p.stdout.split()[0]
+            if got != answer:
+                raise SystemExit("FAILED: %s on 2 processes answered %s, seq %s" % (prob, got, answer))
+            print("  2 processes x 1 worker: answer right")
+            for l in p.stderr.splitlines():
+                m = re.search(r"rank (\d+) of.*?(\d+) pieces sent \((\d+) bytes of inputs\), (\d+) results sent "
+                              r"\((\d+) bytes of outputs\)", l)
+                if not m:
+                    continue
+                rank, pn, pb, rn, rb = (int(x) for x in m.groups())
+                line = "  rank %d: %d pieces sent, %s; %d results sent, %s" % (
+                    rank, pn, "%.0f bytes of inputs each" % (pb / pn) if pn else "-", rn,
+                    "%.0f bytes of outputs each" % (rb / rn) if rn else "-")
+                print(line)
+            print("  (an iteration owns %d bytes; a result carries its piece's owned elements)" % OWNED_BYTES[prob](args))
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
