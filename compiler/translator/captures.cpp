@@ -346,6 +346,15 @@ std::vector<captured_var> global_writes(const Stmt* s, ASTContext& ctx) {
     if (done.count(v)) continue;
     const Stmt* w = write_through(mutations, mutations.findMutation(e), e);
     if (!w || is_dependent_call(w, e)) continue;
+    // The variable itself passed by reference to a function: what the
+    // callee does with it is the callee's (the translator does not follow
+    // calls: known-issues.md). An element passed so (f(g[i])) is written here.
+    if (const auto* c = llvm::dyn_cast<CallExpr>(w);
+        c && !llvm::isa<CXXOperatorCallExpr>(c) && !llvm::isa<CXXMemberCallExpr>(c)) {
+      bool whole = false;
+      for (const Expr* a : c->arguments()) whole |= a->IgnoreParenImpCasts() == e;
+      if (whole) continue;
+    }
     done.insert(v);
     out.push_back({v, e, w});
   }
