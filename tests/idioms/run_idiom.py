@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """One program of the idiom suite, against its sequential build.
 
-The oracle is the program's --serial translation compiled by g++ alone.
-The parallel program, built with tascell++ (or given: a sanitizer build
-made by CMake), must print exactly what the oracle prints on every run:
+The oracle is the program's --serial translation compiled by g++ alone,
+which must print exactly FILE.expected (its known answer, beside it). The
+parallel program, built with tascell++ (or given: a sanitizer build made by
+CMake, which is compared with FILE.expected without building the oracle
+again), must print exactly that on every run:
 1, 2 and 4 workers, and 2 and 3 processes of 1 worker under mpirun
 (release), or 2 workers and 2 processes (--exe, sanitizer builds). Under
 mpirun every process prints the line, or process 0 alone (a program whose
@@ -11,6 +13,8 @@ answer is a root call's effect on its arguments or on globals, which happen
 in process 0).
 
 usage: run_idiom.py TASCELLXX TASCELLC MPIEXEC FILE.tcpp [--exe EXE]
+       run_idiom.py --write-expected TASCELLC FILE.tcpp
+         (writes FILE.expected from the oracle)
        run_idiom.py --refused TASCELLC FILE.tcpp NAME LINE
          (the translator must refuse FILE: exit 1, no output, an error that
          names NAME at LINE)
@@ -45,22 +49,39 @@ def refused(tascellc, src, name, line):
     print("%s: refused at line %s, naming '%s'" % (os.path.basename(src), line, name))
 
 
+def oracle(tascellc, src, tmp):
+    """What the sequential program prints."""
+    serial_cpp = os.path.join(tmp, "serial.cpp")
+    run([tascellc, "--serial", src, "-o", serial_cpp])
+    serial = os.path.join(tmp, "serial")
+    run(["g++", "-std=c++20", "-O1", "-Wall", "-Wextra", "-Werror", serial_cpp, "-o", serial])
+    out = run([serial]).stdout
+    if not out.strip():
+        raise SystemExit("FAILED: the sequential program printed nothing")
+    return out
+
+
 def main():
     if sys.argv[1] == "--refused":
         refused(*sys.argv[2:6])
         return
+    if sys.argv[1] == "--write-expected":
+        with tempfile.TemporaryDirectory() as tmp:
+            out = oracle(sys.argv[2], sys.argv[3], tmp)
+        open(os.path.splitext(sys.argv[3])[0] + ".expected", "w").write(out)
+        return
     tascellxx, tascellc, mpiexec, src = sys.argv[1:5]
     exe = sys.argv[sys.argv.index("--exe") + 1] if "--exe" in sys.argv else None
     name = os.path.splitext(os.path.basename(src))[0]
+    expected_file = os.path.splitext(src)[0] + ".expected"
+    if not os.path.exists(expected_file):
+        raise SystemExit("FAILED: no %s (run_idiom.py --write-expected TASCELLC %s)" % (expected_file, src))
+    want = open(expected_file).read()
     with tempfile.TemporaryDirectory() as tmp:
-        serial_cpp = os.path.join(tmp, "serial.cpp")
-        run([tascellc, "--serial", src, "-o", serial_cpp])
-        serial = os.path.join(tmp, "serial")
-        run(["g++", "-std=c++20", "-O1", "-Wall", "-Wextra", "-Werror", serial_cpp, "-o", serial])
-        want = run([serial]).stdout
-        if not want.strip():
-            raise SystemExit("FAILED: the sequential program printed nothing")
         if exe is None:
+            got = oracle(tascellc, src, tmp)
+            if got != want:
+                raise SystemExit("FAILED: the sequential program printed %r, %s says %r" % (got, expected_file, want))
             exe = os.path.join(tmp, name)
             run([tascellxx, "-O1", "-Wall", "-Wextra", "-Werror", src, "-o", exe])
             workers, processes = ["1", "2", "4"], ["2", "3"]
