@@ -4,6 +4,7 @@
 #include <set>
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 
@@ -280,6 +281,70 @@ bool is_table_type(QualType t) {
   return ns && ns->getName() == "tascell";
 }
 
+namespace {
+// Whether the pointer use `e` is p[i] or *p itself, with no conversion
+// between: in a template, a pointer of dependent type (T (*p)[4]) used so
+// has no lvalue-to-rvalue conversion around it yet, and ExprMutationAnalyzer
+// takes a write of the element (p[i][0] = v) for a write of p.
+bool dereferenced_directly(ASTContext& ctx, const Expr* e) {
+  const Expr* cur = e;
+  for (int depth = 0; depth < 16; ++depth) {
+    auto parents = ctx.getParents(*cur);
+    if (parents.size() != 1) return false;
+    if (const auto* p = parents[0].get<ParenExpr>()) {
+      cur = p;
+      continue;
+    }
+    if (const auto* a = parents[0].get<ArraySubscriptExpr>()) return a->getBase() == cur;
+    if (const auto* u = parents[0].get<UnaryOperator>()) return u->getOpcode() == UO_Deref;
+    return false;
+  }
+  return false;
+}
+}  // namespace
+
+namespace {
+// A write of what the span `e` views: x[i], x.front(), x.back() written,
+// x.data() written through, or an iterator of it taken (what is written
+// through an iterator is not followed: taken as a write).
+const Stmt* write_through_span(ASTContext& ctx, ExprMutationAnalyzer& mutations, const Expr* e) {
+  const Expr* cur = e;
+  for (int depth = 0; depth < 16; ++depth) {
+    auto parents = ctx.getParents(*cur);
+    if (parents.size() != 1) return nullptr;
+    if (const auto* p = parents[0].get<Expr>(); p && (llvm::isa<ParenExpr>(p) || llvm::isa<ImplicitCastExpr>(p))) {
+      cur = p;
+      continue;
+    }
+    if (const auto* op = parents[0].get<CXXOperatorCallExpr>()) {
+      if (op->getOperator() != OO_Subscript || op->getNumArgs() == 0 || op->getArg(0) != cur) return nullptr;
+      return mutations.findMutation(op);
+    }
+    const auto* m = parents[0].get<MemberExpr>();
+    if (!m || m->getBase() != cur) return nullptr;
+    auto up = ctx.getParents(*m);
+    const auto* call = up.size() == 1 ? up[0].get<CXXMemberCallExpr>() : nullptr;
+    const auto* method = call ? call->getMethodDecl() : nullptr;
+    if (!method) return nullptr;
+    QualType r = method->getReturnType();
+    if (r->isReferenceType()) return r.getNonReferenceType().isConstQualified() ? nullptr : mutations.findMutation(call);
+    if (r->isPointerType()) return r->getPointeeType().isConstQualified() ? nullptr : mutations.findPointeeMutation(call);
+    std::string name = method->getNameAsString();
+    if (name == "begin" || name == "end" || name == "rbegin" || name == "rend") return call;
+    return nullptr;  // size(), empty(), first(n), subspan(...): a value
+  }
+  return nullptr;
+}
+}  // namespace
+
+bool is_writable_span(QualType t) {
+  const auto* rd = llvm::dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      t.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!rd || rd->getName() != "span" || !rd->isInStdNamespace()) return false;
+  const TemplateArgumentList& args = rd->getTemplateArgs();
+  return args.size() > 0 && args[0].getKind() == TemplateArgument::Type && !args[0].getAsType().isConstQualified();
+}
+
 std::vector<captured_var> free_variables(const Stmt* s, ASTContext& ctx) {
   use_finder f;
   f.TraverseStmt(const_cast<Stmt*>(s));
@@ -299,7 +364,15 @@ std::vector<captured_var> free_variables(const Stmt* s, ASTContext& ctx) {
     const Stmt* w = mutations.findMutation(e);
     // A table's entries are written in place through its own rules below.
     if (!is_table_type(v->getType())) w = write_through(mutations, w, e);
+    // A std::span's const members give its elements to write: the analyzer
+    // does not count that as writing the span, but a piece in another
+    // process works on a copy of them.
+    if (!w && is_writable_span(v->getType())) w = write_through_span(ctx, mutations, e);
     if (!w || is_dependent_call(w, e)) continue;
+    if (v->getType().getNonReferenceType()->isPointerType() && dereferenced_directly(ctx, e)) {
+      if (!u.pointee_write) u.pointee_write = w;  // a write through the pointer
+      continue;
+    }
     if (is_table_type(v->getType())) {
       // t[i] through the non-const operator[] is a read unless the entry
       // it returns is written.

@@ -32,6 +32,10 @@ struct captured_var {
 const clang::Stmt* write_through(clang::ExprMutationAnalyzer& mutations, const clang::Stmt* w,
                                  const clang::Expr* use);
 
+// Whether t is (a reference to) a std::span of elements that are not const:
+// writing what it views counts as writing it (free_variables).
+bool is_writable_span(clang::QualType t);
+
 // Whether t is (a reference to) a tascell::table<...> handle.
 bool is_table_type(clang::QualType t);
 

@@ -6,6 +6,7 @@
 #include "captures.hpp"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "llvm/Support/raw_ostream.h"
 #include "addresses.hpp"
 #include "lower.hpp"
@@ -85,6 +86,39 @@ bool reads_in_place(clang::ASTContext& ctx, clang::QualType t) {
   return !rd || !rd->isLambda();
 }
 
+// A variable holding a lambda that writes a variable it captures by
+// reference: that variable and the write, else {nullptr, nullptr}.
+struct capture_write {
+  const VarDecl* var = nullptr;
+  const clang::Stmt* at = nullptr;
+};
+capture_write lambda_writes_capture(const VarDecl* v, clang::ASTContext& ctx) {
+  const clang::Expr* init = v->getType()->isReferenceType() ? nullptr : v->getInit();
+  const auto* lam = init ? llvm::dyn_cast<clang::LambdaExpr>(init->IgnoreImplicit()) : nullptr;
+  if (!lam || !lam->getBody()) return {};
+  for (const clang::LambdaCapture& c : lam->captures()) {
+    if (c.getCaptureKind() != clang::LCK_ByRef || !c.capturesVariable()) continue;
+    const auto* cv = llvm::dyn_cast<VarDecl>(c.getCapturedVar());
+    if (!cv) continue;
+    // A non-const accessor whose result is only read (table[x] of a
+    // vector) is a read, as in a piece (write_through).
+    struct refs_to : clang::RecursiveASTVisitor<refs_to> {
+      const VarDecl* var;
+      std::vector<const clang::DeclRefExpr*> found;
+      bool VisitDeclRefExpr(clang::DeclRefExpr* e) {
+        if (e->getDecl() == var) found.push_back(e);
+        return true;
+      }
+    } refs{{}, cv, {}};
+    refs.TraverseStmt(lam->getBody());
+    clang::ExprMutationAnalyzer m(*lam->getBody(), ctx);
+    for (const clang::DeclRefExpr* e : refs.found)
+      if (const clang::Stmt* w = write_through(m, m.findMutation(e), e); w && !is_dependent_call(w, e))
+        return {cv, w};
+  }
+  return {};
+}
+
 // A variable used by a piece that may run on another worker: how it travels.
 // Returns false (after an error) when it cannot. `part`: the part (after the
 // first) it is used by, or nullptr in a loop body.
@@ -107,6 +141,18 @@ bool travel(lowering& l, const captured_var& u, const clause_list& cl, bool writ
                  "reference '" + name + "' to a lambda or a value of an unnamed type is used " + where +
                      ": a piece cannot name its type; use the lambda itself, or a copy of it declared with auto "
                      "before the @dowork");
+    return false;
+  }
+  if (capture_write cw = lambda_writes_capture(v, ctx); cw.var) {
+    // Each piece calling it writes the variable itself: a race the
+    // variable's own uses would not show.
+    std::string c = cw.var->getNameAsString();
+    l.diag.error(l.src.pos(u.first_use->getBeginLoc()),
+                 "lambda '" + name + "' writes '" + c + "', which it captures by reference, and is used " + where +
+                     ": the piece may run on another worker at the same time as the rest of the @dowork, writing '" +
+                     c + "' too; return the value from the lambda and accumulate it in a variable named in "
+                     "reduction(...) (in @dowork { }, call it in the first part only)");
+    l.diag.note(l.src.pos(cw.at->getBeginLoc()), "'" + c + "' is written here");
     return false;
   }
   for (const auto& r : cl.reductions)
@@ -201,6 +247,16 @@ bool travel(lowering& l, const captured_var& u, const clause_list& cl, bool writ
     l.diag.error(l.src.pos(u.first_use->getBeginLoc()),
                  "pointer '" + name + "' is used " + where + " without a clause saying what it points to: " +
                      "add copy(" + name + "[lo:len]), copyout(" + name + "[lo:len]) or shared(" + name + ")");
+    return false;
+  }
+  if (written && is_writable_span(type)) {
+    // out(x) would bring back the view, not what a piece in another
+    // process wrote through it (its own copy of the elements).
+    l.diag.error(l.src.pos(u.write ? u.write->getBeginLoc() : u.first_use->getBeginLoc()),
+                 "the std::span '" + name + "' or what it views is written " + where + ": a piece in another "
+                 "process writes its own copy of the elements, which does not come back; write them in a "
+                 "@dowork for, each iteration its own element (" + name + "[i] = ...), or use a pointer with "
+                 "copyout(p[lo:len])");
     return false;
   }
   if (written) {
