@@ -27,6 +27,12 @@ class collector : public RecursiveASTVisitor<collector> {
   bool shouldVisitImplicitCode() const { return false; }
 
   bool TraverseDecl(Decl* d) {
+    // What a system header (the standard library, the runtime) or the
+    // precompiled prelude declares holds no markers: not walked (the
+    // prelude's PCH would be read whole).
+    if (d && !llvm::isa<TranslationUnitDecl>(d) &&
+        (d->isFromASTFile() || src_.ast().getSourceManager().isInSystemHeader(d->getLocation())))
+      return true;
     auto* f = llvm::dyn_cast_or_null<FunctionDecl>(d);
     if (f) functions_.push_back(f);
     bool r = RecursiveASTVisitor::TraverseDecl(d);

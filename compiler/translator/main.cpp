@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "CLI/CLI.hpp"
+#include "prelude_pch.hpp"
 #include "translate.hpp"
 
 namespace fs = std::filesystem;
@@ -31,6 +32,26 @@ std::string runtime_include(const char* argv0) {
   return TASCELL_SOURCE_RUNTIME_INCLUDE;
 }
 
+// The precompiled prelude: next to tascellc in a build tree, in
+// lib/tascell/ of an installed one.
+std::string prelude_pch_path(const std::string& exe) {
+  fs::path bin = fs::path(exe).parent_path();
+  fs::path here = bin / "tascellc-prelude.pch";
+  std::error_code ec;
+  if (fs::exists(here, ec)) return here.string();
+  for (const char* lib : {"lib", "lib64", "lib/x86_64-linux-gnu"}) {
+    fs::path installed = bin.parent_path() / lib / "tascell" / "tascellc-prelude.pch";
+    if (fs::exists(installed, ec)) return installed.string();
+  }
+  return here.string();
+}
+
+std::string self(const char* argv0) {
+  std::error_code ec;
+  fs::path exe = fs::canonical("/proc/self/exe", ec);
+  return ec ? fs::absolute(argv0).string() : exe.string();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -38,7 +59,11 @@ int main(int argc, char** argv) {
   std::string input, output, header_dir;
   bool serial = false, eager = false;
   std::vector<std::string> clang_args;
-  app.add_option("input", input, "the .tcpp file")->required();
+  std::string write_pch;
+  app.add_option("input", input, "the .tcpp file");
+  app.add_option("--write-prelude-pch", write_pch,
+                 "precompile what every translation parses first (<tascell/tascell.hpp>) into this file "
+                 "(the build does, as tascellc-prelude.pch next to tascellc)");
   app.add_option("-o,--output", output, "where to write the C++ (default: standard output)");
   app.add_option("--header-dir", header_dir,
                  "where to write the translations of included user headers with @ markers");
@@ -54,6 +79,25 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;
   }
 
+  tascell::translator::options opts;
+  opts.serial = serial;
+  opts.eager = eager;
+  opts.clang_args = clang_args;
+  opts.runtime_include = runtime_include(argv[0]);
+  opts.resource_dir = TASCELL_CLANG_RESOURCE_DIR;
+  opts.header_dir = header_dir;
+  if (!write_pch.empty()) {
+    std::string err = tascell::translator::write_prelude_pch(opts, write_pch);
+    if (!err.empty()) std::cerr << "tascellc: " << err << "\n";
+    return err.empty() ? 0 : 1;
+  }
+  if (input.empty()) {
+    std::cerr << "tascellc: no input file (tascellc FILE.tcpp [-o OUT.cpp]; --help)\n";
+    return 2;
+  }
+  std::string exe = self(argv[0]);
+  opts.prelude_pch = tascell::translator::usable_prelude_pch(prelude_pch_path(exe), exe, opts);
+
   std::ifstream in(input, std::ios::binary);
   if (!in) {
     std::cerr << "tascellc: cannot read " << input << "\n";
@@ -63,13 +107,6 @@ int main(int argc, char** argv) {
   buf << in.rdbuf();
   std::string text = buf.str();
 
-  tascell::translator::options opts;
-  opts.serial = serial;
-  opts.eager = eager;
-  opts.clang_args = clang_args;
-  opts.runtime_include = runtime_include(argv[0]);
-  opts.resource_dir = TASCELL_CLANG_RESOURCE_DIR;
-  opts.header_dir = header_dir;
   auto r = tascell::translator::translate(input, text, opts);
   std::cerr << r.diagnostics;
   if (!r.ok) return 1;

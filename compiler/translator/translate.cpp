@@ -16,6 +16,7 @@
 #include "lower.hpp"
 #include "prelex.hpp"
 #include "prelude.hpp"
+#include "prelude_pch.hpp"
 
 namespace tascell::translator {
 namespace {
@@ -159,7 +160,9 @@ class prelexing_fs : public llvm::vfs::ProxyFileSystem {
     auto buf = (*f)->getBuffer(name);
     if (!buf) return buf.getError();
     std::string_view text((*buf)->getBufferStart(), (*buf)->getBufferSize());
-    if (text.find('@') != std::string_view::npos) {
+    // A precompiled header (the prelude's) is not source text.
+    bool source = name.size() < 4 || name.compare(name.size() - 4, 4, ".pch") != 0;
+    if (source && text.find('@') != std::string_view::npos) {
       std::error_code ec;
       std::string key = fs::weakly_canonical(name, ec).string();
       auto known = headers_.find(key);
@@ -338,11 +341,11 @@ result translate(const std::string& file, std::string_view original, const optio
     return r;
   }
 
-  std::vector<std::string> args = {"-x", "c++", "-std=c++20"};
-  if (!opts.resource_dir.empty()) args.insert(args.end(), {"-resource-dir", opts.resource_dir});
-  if (!opts.runtime_include.empty()) args.insert(args.end(), {"-isystem", opts.runtime_include});
-  args.insert(args.end(), opts.clang_args.begin(), opts.clang_args.end());
-  args.insert(args.end(), {"-include", prelude_name});
+  std::vector<std::string> args = {"-x", "c++"};
+  std::vector<std::string> parse = parse_args(opts);
+  args.insert(args.end(), parse.begin(), parse.end());
+  if (opts.prelude_pch.empty()) args.insert(args.end(), {"-include", prelude_name});
+  else args.insert(args.end(), {"-include-pch", opts.prelude_pch});
   std::map<std::string, prelexed_header> headers, rejected;
   std::unique_ptr<clang::ASTUnit> ast = build_ast(pre.text, file, args, headers, rejected);
   if (!ast || ast->getDiagnostics().hasErrorOccurred()) {
@@ -361,6 +364,17 @@ result translate(const std::string& file, std::string_view original, const optio
     r.diagnostics = diag.text();
     return r;
   }
+
+  // What the translator walks (its own visits, Clang's parent map, matchers):
+  // the declarations of the user's files, not the standard library's nor
+  // the runtime's (read from the prelude's PCH only as they are used).
+  // (The translation unit's own declarations as written, in order; not
+  // loading the PCH's, and not the instantiations Sema hands on as
+  // top-level declarations too.)
+  std::vector<clang::Decl*> scope;
+  for (clang::Decl* d : ast->getASTContext().getTranslationUnitDecl()->noload_decls())
+    if (!d->isFromASTFile() && !ast->getSourceManager().isInSystemHeader(d->getLocation())) scope.push_back(d);
+  ast->getASTContext().setTraversalScope(scope);
 
   // The files to translate: the main file, then the user headers Clang read
   // with markers (a system header's '@' is left to Clang).

@@ -17,6 +17,9 @@ struct options {
   // Where the translations of user headers with markers go (each at its
   // absolute path under it); empty: such a header is an error.
   std::string header_dir;
+  // The prelude precompiled (prelude_pch.hpp), read instead of parsing it;
+  // empty: it is parsed.
+  std::string prelude_pch;
 };
 
 // A user header's translation: where it goes and what it holds.

@@ -10,6 +10,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
 
+# The installed tascellc's PCH, written by it from the installed headers.
+pch=$(find "$tmp/prefix" -name tascellc-prelude.pch)
+[ -n "$pch" ] || { echo "no tascellc-prelude.pch installed"; exit 1; }
+[ "$(cat "$pch.for")" = "$tmp/prefix/include" ] || { echo "$pch.for names $(cat "$pch.for")"; exit 1; }
+
 mkdir "$tmp/user"
 cp "$src/lang-examples/fib.tcpp" "$tmp/user/"
 cat > "$tmp/user/CMakeLists.txt" <<'CMAKE'

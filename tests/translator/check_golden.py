@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Golden test: the translator's output for FILE.tcpp must equal FILE.expected.cpp
-(and with --serial, FILE.serial.expected.cpp). With --update, writes them.
+(and with --serial, FILE.serial.expected.cpp), read with the prelude from
+tascellc's PCH and parsed alike. With --update, writes them.
 
 Each expected output must also compile (g++ -fsyntax-only -Wall -Wextra
 -Werror, with the runtime headers given by --include DIR).
@@ -44,6 +45,16 @@ def main():
             print("%s %s: translator failed (%d)\n%s" % (src, " ".join(mode), p.returncode, p.stderr))
             return 1
         translated = os.path.join(hdir, folder.lstrip("/"))
+        if not update:
+            # The same translation with the prelude parsed, not read from
+            # tascellc's PCH (prelude_pch.hpp).
+            q = subprocess.run([tascellc] + mode + [os.path.basename(src), "--header-dir", hdir + ".parsed"],
+                               capture_output=True, text=True, cwd=folder, timeout=120,
+                               env=dict(os.environ, TASCELL_TRANSLATOR_PCH="0"))
+            if q.returncode != 0 or q.stdout.replace(hdir + ".parsed", hdir) != p.stdout:
+                status = 1
+                print("%s %s: the translation with the prelude parsed (TASCELL_TRANSLATOR_PCH=0) differs" %
+                      (src, " ".join(mode)))
 
         def placeholders(text):
             return text.replace(translated, "@HEADER_DIR@").replace(folder, "@SOURCE_DIR@")
