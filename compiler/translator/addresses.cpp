@@ -27,6 +27,20 @@ bool has_address(ASTContext& ctx, QualType t, int depth) {
   return false;
 }
 
+bool has_writable_address(ASTContext& ctx, QualType t, int depth) {
+  if (depth > 32) return false;
+  t = ctx.getBaseElementType(t.getCanonicalType());
+  if (t->isPointerType() || t->isReferenceType()) return !t->getPointeeType().isConstQualified();
+  const auto* rd = t->getAsCXXRecordDecl();
+  if (!rd || !rd->hasDefinition()) return false;
+  rd = rd->getDefinition();
+  for (const FieldDecl* f : rd->fields())
+    if (has_writable_address(ctx, f->getType(), depth + 1)) return true;
+  for (const CXXBaseSpecifier& b : rd->bases())
+    if (has_writable_address(ctx, b.getType(), depth + 1)) return true;
+  return false;
+}
+
 }  // namespace
 
 bool holds_address(ASTContext& ctx, QualType t) {
@@ -35,6 +49,14 @@ bool holds_address(ASTContext& ctx, QualType t) {
   if (is_std_view(t->getAsCXXRecordDecl())) return false;
   if (!t.isTriviallyCopyableType(ctx)) return false;
   return has_address(ctx, t, 0);
+}
+
+bool writable_through(ASTContext& ctx, QualType t) {
+  t = t.getNonReferenceType();
+  if (!holds_address(ctx, t)) return false;
+  const auto* rd = t->getAsCXXRecordDecl();
+  if (rd->isLambda()) return false;
+  return has_writable_address(ctx, t, 0);
 }
 
 }  // namespace tascell::translator

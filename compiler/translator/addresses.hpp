@@ -19,4 +19,11 @@ namespace tascell::translator {
 // types are not known.
 bool holds_address(clang::ASTContext& ctx, clang::QualType t);
 
+// Whether what a value of t points to may be written through it: t is a
+// class that holds_address, not a lambda's closure (a capture by
+// reference is checked where the lambda writes it), with a pointer or a
+// reference to something not const among its members at any depth (a
+// std::vector<long>::iterator, a struct { long* p; }; not a const_iterator).
+bool writable_through(clang::ASTContext& ctx, clang::QualType t);
+
 }  // namespace tascell::translator

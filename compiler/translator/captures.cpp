@@ -7,6 +7,7 @@
 #include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "addresses.hpp"
 
 namespace tascell::translator {
 namespace {
@@ -337,6 +338,135 @@ const Stmt* write_through_span(ASTContext& ctx, ExprMutationAnalyzer& mutations,
 }
 }  // namespace
 
+namespace {
+// A write of what `e` points to, e a value whose class holds an address to
+// write through (writable_through): through a pointer or reference member
+// (w.p[i] = v, *w.p = v, w.p->x = v, w.r = v, also of w.inner.p), through
+// what an operator or a member function returns (it[i] = v, *it = v,
+// it->x = v, (it + k)[0] = v, w.get()[i] = v), or by the value copied,
+// passed to a function or bound to a reference that is not const, which
+// is not followed (taken as a write).
+class address_walk {
+ public:
+  address_walk(ASTContext& ctx, ExprMutationAnalyzer& mutations) : ctx_(ctx), mutations_(mutations) {}
+
+  const Stmt* from(const Expr* e) {
+    const Expr* cur = e;
+    bool pointer = false;  // cur is a pointer taken from the object
+    for (int depth = 0; depth < 32; ++depth) {
+      auto parents = ctx_.getParents(*cur);
+      if (parents.size() != 1) return nullptr;
+      const DynTypedNode& p = parents[0];
+      if (const auto* x = p.get<Expr>(); x && (llvm::isa<ParenExpr>(x) || llvm::isa<ImplicitCastExpr>(x) ||
+                                                llvm::isa<MaterializeTemporaryExpr>(x) ||
+                                                llvm::isa<CXXBindTemporaryExpr>(x) || llvm::isa<ExprWithCleanups>(x))) {
+        cur = x;
+        continue;
+      }
+      if (pointer) {
+        if (const auto* a = p.get<ArraySubscriptExpr>()) return a->getBase() == cur ? mutations_.findMutation(a) : nullptr;
+        if (const auto* u = p.get<UnaryOperator>(); u && u->getOpcode() == UO_Deref) return mutations_.findMutation(u);
+        if (const auto* m = p.get<MemberExpr>(); m && m->isArrow() && m->getBase() == cur)
+          return mutations_.findMutation(m);
+        if (const auto* b = p.get<BinaryOperator>(); b && b->isAdditiveOp()) {
+          cur = b;  // p + k: still into the same elements
+          continue;
+        }
+        return mutations_.findPointeeMutation(cur);  // passed on, stored: the analyzer's view
+      }
+      if (const auto* m = p.get<MemberExpr>(); m && m->getBase() == cur && !m->isArrow()) {
+        if (const auto* f = llvm::dyn_cast<FieldDecl>(m->getMemberDecl())) {
+          QualType t = f->getType();
+          if (t->isReferenceType()) return t.getNonReferenceType().isConstQualified() ? nullptr : mutations_.findMutation(m);
+          if (t->isPointerType()) {
+            if (t->getPointeeType().isConstQualified()) return nullptr;
+            pointer = true;
+            cur = m;
+            continue;
+          }
+          if (t->isRecordType()) {
+            cur = m;
+            continue;
+          }
+          if (t->isArrayType()) return writable_through_array(t) ? m : nullptr;
+          return nullptr;  // a value member: writing it writes the object (findMutation)
+        }
+        auto up = ctx_.getParents(*m);
+        const auto* call = up.size() == 1 ? up[0].get<CXXMemberCallExpr>() : nullptr;
+        if (!call) return nullptr;
+        if (result(call, cur, pointer) == step::done) return found_;
+        continue;
+      }
+      if (const auto* op = p.get<CXXOperatorCallExpr>(); op && op->getNumArgs() > 0 && op->getArg(0) == cur) {
+        if (result(op, cur, pointer) == step::done) return found_;
+        continue;
+      }
+      // Copied (a variable, a function's argument by value) or bound to a
+      // reference that is not const: what is written through the copy is
+      // not followed.
+      if (const auto* c = p.get<CXXConstructExpr>()) return c;
+      if (const auto* call = p.get<CallExpr>()) {
+        const FunctionDecl* f = call->getDirectCallee();
+        for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+          if (call->getArg(i) != cur) continue;
+          if (!f || i >= f->getNumParams()) return call;
+          QualType t = f->getParamDecl(i)->getType();
+          return t->isReferenceType() && t.getNonReferenceType().isConstQualified() ? nullptr : call;
+        }
+        return nullptr;
+      }
+      if (const auto* v = p.get<VarDecl>()) {
+        QualType t = v->getType();
+        return t->isReferenceType() && t.getNonReferenceType().isConstQualified() ? nullptr : v->getInit();
+      }
+      return nullptr;
+    }
+    return nullptr;
+  }
+
+ private:
+  enum class step { done, go_on };
+  // What a call on the object returns: a reference written, a pointer or
+  // another such object to follow.
+  step result(const CallExpr* call, const Expr*& cur, bool& pointer) {
+    QualType r = call->getCallReturnType(ctx_);
+    found_ = nullptr;
+    if (r->isReferenceType()) {
+      QualType t = r.getNonReferenceType();
+      if (t.isConstQualified()) return step::done;
+      if (t->isPointerType() || writable_through(ctx_, t)) {
+        found_ = mutations_.findMutation(call);  // it.operator*() of a pointer element: written as a whole
+        if (found_) return step::done;
+        cur = call;
+        pointer = t->isPointerType();
+        return step::go_on;
+      }
+      found_ = mutations_.findMutation(call);
+      return step::done;
+    }
+    if (r->isPointerType()) {
+      if (r->getPointeeType().isConstQualified()) return step::done;
+      cur = call;
+      pointer = true;
+      return step::go_on;
+    }
+    if (writable_through(ctx_, r)) {
+      cur = call;
+      return step::go_on;
+    }
+    return step::done;  // a value: a comparison, a difference, a size
+  }
+  bool writable_through_array(QualType t) {
+    QualType e = ctx_.getBaseElementType(t);
+    return (e->isPointerType() && !e->getPointeeType().isConstQualified()) || writable_through(ctx_, e);
+  }
+
+  ASTContext& ctx_;
+  ExprMutationAnalyzer& mutations_;
+  const Stmt* found_ = nullptr;
+};
+}  // namespace
+
 bool is_writable_span(QualType t) {
   const auto* rd = llvm::dyn_cast_or_null<ClassTemplateSpecializationDecl>(
       t.getNonReferenceType()->getAsCXXRecordDecl());
@@ -368,6 +498,10 @@ std::vector<captured_var> free_variables(const Stmt* s, ASTContext& ctx) {
     // does not count that as writing the span, but a piece in another
     // process works on a copy of them.
     if (!w && is_writable_span(v->getType())) w = write_through_span(ctx, mutations, e);
+    // An iterator or a struct with a pointer member: a write of what it
+    // points to (a race between iterations the analyzer does not see).
+    if (!u.pointee_write && writable_through(ctx, v->getType()))
+      if (const Stmt* pw = address_walk(ctx, mutations).from(e); pw && !is_dependent_call(pw, e)) u.pointee_write = pw;
     if (!w || is_dependent_call(w, e)) continue;
     if (v->getType().getNonReferenceType()->isPointerType() && dereferenced_directly(ctx, e)) {
       if (!u.pointee_write) u.pointee_write = w;  // a write through the pointer

@@ -18,7 +18,9 @@ struct captured_var {
   // A tascell::table handle: where an entry is written in place (t[i] = ...),
   // or nullptr. Reading entries and apply() do not write the handle.
   const clang::Stmt* entry_write = nullptr;
-  // A pointer: where what it points to is written, or nullptr.
+  // A pointer, or a class that holds one to write through (an iterator, a
+  // struct with a pointer member: writable_through): where what it points
+  // to is written, or nullptr.
   const clang::Stmt* pointee_write = nullptr;
 };
 

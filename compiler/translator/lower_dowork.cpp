@@ -680,6 +680,26 @@ void lower_loop_body(lowering& l, const dowork_site& d, const VarDecl* var, cons
     if (is_pointer(u.var))
       element_write = !pointer_clause && !u.write &&
                       (u.pointee_write || find_owned_index(l.src, body, u.var, var, written).element_written);
+    if (!is_pointer(u.var) && u.pointee_write && !u.write && !reduced) {
+      // An iterator or a struct holding a pointer, written through: it
+      // stays in this process (in_here), so each iteration may write the
+      // one element it owns (it[i] = ...); any other write through it is a
+      // race between iterations.
+      owned_index o = find_owned_index(l.src, body, u.var, var, written);
+      if (!o.ok) {
+        const clang::Stmt* at = o.stray ? o.stray : u.pointee_write;
+        l.diag.error(l.src.pos(at->getBeginLoc()),
+                     "what '" + name + "' points to is written in the body of @dowork for, and not only as " +
+                         name + "[i] at the index each iteration owns (it holds an address: an iterator, or a "
+                         "pointer or reference member): iterations may run in parallel and write the same "
+                         "element; index the container itself (v[i] = ..., each iteration its own element), "
+                         "or name a local variable in a reduction clause");
+        if (o.stray && o.stray->getBeginLoc() != u.pointee_write->getBeginLoc())
+          l.diag.note(l.src.pos(u.pointee_write->getBeginLoc()), "written here");
+        ok = false;
+        continue;
+      }
+    }
     if (element_write && !reduced) {
       // Per-iteration writes: each iteration writes only the element it owns.
       if (!per_iteration_write(l, body, u.var, var, written,

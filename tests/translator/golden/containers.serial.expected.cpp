@@ -82,6 +82,8 @@ struct holder { const long* p; long n; };
           for (int i = 0; i < n; ++i) out[i] = v[i] * 2;                       // a per-iteration write
           for (int i = 0; i < 32; ++i) g[2 * i + 1] = i;                         // of a global, c*i + d
           for (auto& x : out) x += 1;                                            // a range loop writing
+  std::vector<long>::iterator it = out.begin();
+          for (int i = 0; i < n; ++i) it[i] -= 1;                                // through an iterator, its own element
   long t = 0;
                           for (long x : s) t += x;                               // a span read
   const auto sq = [](long x) { return x * x; };
