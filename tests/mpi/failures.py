@@ -10,6 +10,7 @@ usage: failures.py MPIEXEC PROGRAM CASE
 """
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -18,16 +19,49 @@ import time
 LIMIT = 60  # seconds: far above what any case takes; a hang fails here
 
 
+def descendants(pid):
+    """The processes under pid (its children, theirs, ...), from /proc."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            tasks = os.listdir("/proc/%d/task" % p)
+        except OSError:
+            continue
+        for t in tasks:
+            try:
+                with open("/proc/%d/task/%s/children" % (p, t)) as f:
+                    kids = [int(k) for k in f.read().split()]
+            except OSError:
+                kids = []
+            out += kids
+            todo += kids
+    return out
+
+
 def run(cmd):
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                TASCELL_WORKERS="1")
     start = time.time()
+    # mpirun in a process group of its own: a hang ends it and what it
+    # started (by PID), nothing else on the machine.
+    q = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                         start_new_session=True)
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=LIMIT)
+        out, err = q.communicate(timeout=LIMIT)
     except subprocess.TimeoutExpired:
-        subprocess.run(["pkill", "-9", "-f", os.path.basename(cmd[-3])])
+        for pid in descendants(q.pid) + [q.pid]:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        try:
+            os.killpg(q.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        q.communicate()
         raise SystemExit("FAILED: no exit within %d s (a hang): %s" % (LIMIT, " ".join(cmd)))
-    return p, time.time() - start
+    return subprocess.CompletedProcess(cmd, q.returncode, out, err), time.time() - start
 
 
 def expect(p, seconds, *needles):
