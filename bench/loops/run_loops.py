@@ -13,8 +13,19 @@ answer against the sequential one, and shows what the pieces carried
 (TASCELL_STATS=1): the pieces and results sent, the bytes of their inputs
 and outputs, and the bytes of the elements a piece owns.
 
-usage: run_loops.py [--tascellxx P] [--tascellc P] [--reps N] [--no-mpi]
-                    [--problems stencil,matrows]
+A loop's time moves with where its code lands (the stencil's sequential
+loop takes 0.15 s at one offset in its cache line and 0.19 s at another),
+so with --layouts K (default 4) every program is built K times, linked
+with a padding object first (run_matrix.py's) that moves its code by 0,
+16, 32, ... bytes, and each round runs every layout. The ratios are then
+taken per layout within a round, and each line shows the median and range
+over rounds and layouts (the per-layout medians are listed below it).
+Translated code is aligned on 64-byte lines (tascell++'s
+-falign-functions=64), so the padding moves the sequential and OpenMP
+loops only.
+
+usage: run_loops.py [--tascellxx P] [--tascellc P] [--reps N] [--layouts K]
+                    [--no-mpi] [--problems stencil,matrows]
 """
 import argparse
 import os
@@ -26,6 +37,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(HERE))
+import run_matrix  # noqa: E402  (the padding object)
 ARGS = {"stencil": ["500000", "400"], "matrows": ["1000"]}
 # Bytes of the elements one iteration owns: a double; a row of n doubles
 # (cereal writes a vector as its length and its elements).
@@ -49,43 +62,64 @@ def main():
     ap.add_argument("--tascellxx", default=os.path.join(ROOT, "build/release/compiler/driver/tascell++"))
     ap.add_argument("--tascellc", default=os.path.join(ROOT, "build/release/compiler/translator/tascellc"))
     ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--layouts", type=int, default=4)
     ap.add_argument("--no-mpi", action="store_true")
     ap.add_argument("--problems", default="stencil,matrows")
     o = ap.parse_args()
     base = dict(os.environ)
     for k in ("TASCELL_WORKERS", "OMP_NUM_THREADS", "TASCELL_STATS"):
         base.pop(k, None)
+    if o.layouts < 1 or o.reps < 1:
+        raise SystemExit("run_loops: --layouts and --reps must be at least 1")
     with tempfile.TemporaryDirectory() as tmp:
+        pads = [None]
+        for j in range(1, o.layouts):
+            pad_s, pad_o = os.path.join(tmp, "pad%d.s" % j), os.path.join(tmp, "pad%d.o" % j)
+            with open(pad_s, "w") as f:
+                f.write(run_matrix.PAD_ASM % (j, 16 * j))
+            run(["as", pad_s, "-o", pad_o])
+            pads.append(pad_o)
         for prob in o.problems.split(","):
             src = os.path.join(HERE, prob + ".tcpp")
-            seq, tcpp, omp = (os.path.join(tmp, prob + s) for s in ("-seq", "-tcpp", "-omp"))
-            run([o.tascellc, "--serial", src, "-o", seq + ".cpp"])
-            run(["g++", "-std=c++20", "-O2", seq + ".cpp", "-o", seq])
-            run([o.tascellxx, "-O2", src, "-o", tcpp])
-            run(["g++", "-std=c++20", "-O2", "-fopenmp", os.path.join(HERE, prob + "-omp.cpp"), "-o", omp])
-            args = ARGS[prob]
-            variants = [("seq", [seq], {}), ("tcpp 1w", [tcpp], {"TASCELL_WORKERS": "1"}),
-                        ("tcpp 2w", [tcpp], {"TASCELL_WORKERS": "2"}), ("omp 1t", [omp], {"OMP_NUM_THREADS": "1"}),
-                        ("omp 2t", [omp], {"OMP_NUM_THREADS": "2"})]
-            times = {v[0]: [] for v in variants}
+            run([o.tascellc, "--serial", src, "-o", os.path.join(tmp, prob + "-seq.cpp")])
+            variants = []  # (name, layout, command, environment)
+            for j, pad in enumerate(pads):
+                seq, tcpp, omp = (os.path.join(tmp, "%s-%s.L%d" % (prob, v, j)) for v in ("seq", "tcpp", "omp"))
+                pre = [pad] if pad else []
+                run(["g++", "-std=c++20", "-O2"] + pre + [os.path.join(tmp, prob + "-seq.cpp"), "-o", seq])
+                run([o.tascellxx, "-O2"] + pre + [src, "-o", tcpp])
+                run(["g++", "-std=c++20", "-O2", "-fopenmp"] + pre + [os.path.join(HERE, prob + "-omp.cpp"), "-o", omp])
+                variants += [("seq", j, [seq], {}), ("tcpp 1w", j, [tcpp], {"TASCELL_WORKERS": "1"}),
+                             ("tcpp 2w", j, [tcpp], {"TASCELL_WORKERS": "2"}),
+                             ("omp 1t", j, [omp], {"OMP_NUM_THREADS": "1"}),
+                             ("omp 2t", j, [omp], {"OMP_NUM_THREADS": "2"})]
+            names = ["seq", "tcpp 1w", "tcpp 2w", "omp 1t", "omp 2t"]
+            times = {(v[0], v[1]): [] for v in variants}
             answer = None
             for r in range(o.reps):
                 # Each round starts at the next variant, so that none always
                 # runs after the same one (a 2-thread run heats both cores).
-                for name, cmd, env in variants[r % len(variants):] + variants[:r % len(variants)]:
-                    a, t = timed(cmd + args, dict(base, **env))
+                k = r % len(variants)
+                for name, j, cmd, env in variants[k:] + variants[:k]:
+                    a, t = timed(cmd + ARGS[prob], dict(base, **env))
                     if answer is None:
                         answer = a
                     elif a != answer:
                         raise SystemExit("FAILED: %s %s answered %s, seq %s" % (prob, name, a, answer))
-                    times[name].append(t)
-            print("%s %s (%d rounds, answer %s)" % (prob, " ".join(args), o.reps, answer))
-            for name, _, _ in variants:
-                ts = times[name]
-                print("  %-8s median %.4f s  (%.4f-%.4f)" % (name, statistics.median(ts), min(ts), max(ts)))
+                    times[(name, j)].append(t)
+            args = ARGS[prob]
+            print("%s %s (%d rounds x %d layouts, answer %s)" % (prob, " ".join(args), o.reps, o.layouts, answer))
+            for name in names:
+                ts = [t for j in range(o.layouts) for t in times[(name, j)]]
+                per = " ".join("%.4f" % statistics.median(times[(name, j)]) for j in range(o.layouts))
+                print("  %-8s median %.4f s  (%.4f-%.4f)  per layout %s" %
+                      (name, statistics.median(ts), min(ts), max(ts), per))
             def ratio(label, num, den):
-                rs = [n / d for n, d in zip(times[num], times[den])]
-                print("  %-26s median %.3f  (%.3f-%.3f)" % (label, statistics.median(rs), min(rs), max(rs)))
+                per = [[n / d for n, d in zip(times[(num, j)], times[(den, j)])] for j in range(o.layouts)]
+                rs = [x for p in per for x in p]
+                meds = " ".join("%.3f" % statistics.median(p) for p in per)
+                print("  %-26s median %.3f  (%.3f-%.3f)  per layout %s" %
+                      (label, statistics.median(rs), min(rs), max(rs), meds))
             ratio("tcpp 1w / seq", "tcpp 1w", "seq")
             ratio("tcpp speedup 1w/2w", "tcpp 1w", "tcpp 2w")
             ratio("omp 1t / seq", "omp 1t", "seq")
@@ -95,7 +129,7 @@ def main():
                 continue
             env = dict(base, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
             p = run(["mpirun", "--oversubscribe", "-np", "2", "-x", "TASCELL_WORKERS=1", "-x", "TASCELL_STATS=1",
-                     tcpp] + args, env)
+                     os.path.join(tmp, "%s-tcpp.L0" % prob)] + args, env)
             got = p.stdout.split()[0]
             if got != answer:
                 raise SystemExit("FAILED: %s on 2 processes answered %s, seq %s" % (prob, got, answer))

@@ -15,8 +15,10 @@
 // Translated programs are compiled with -falign-functions=64 unless the
 // command names an alignment of its own: every function then starts on a
 // cache line, so where its loops fall within the lines depends on its own
-// code only, not on what the linker put before it (docs/decisions.md,
-// "Translated code starts on a cache line").
+// code only, not on what the linker put before it; and with
+// -falign-loops=16 unless it names one, so that a loop starts on a 16-byte
+// boundary, never at GCC's cheaper 8 (docs/decisions.md, "Translated code
+// starts on a cache line").
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -104,7 +106,7 @@ int main(int argc, char** argv) {
     std::cerr << "usage: tascell++ [--serial] [--eager] [c++ flags] file.tcpp... [-o out]\n";
     return 2;
   }
-  bool link = true, has_std = false, has_align = false;
+  bool link = true, has_std = false, has_align = false, has_loop_align = false;
   std::vector<std::string> parse_flags, translator_flags;
   bool serial = false;
   for (std::size_t i = 0; i < args.size();) {
@@ -121,6 +123,7 @@ int main(int argc, char** argv) {
     if (a == "-c" || a == "-S" || a == "-E" || a == "-fsyntax-only" || a == "-M" || a == "-MM") link = false;
     if (a.rfind("-std=", 0) == 0) has_std = true;
     if (a.rfind("-falign-functions", 0) == 0 || a == "-fno-align-functions") has_align = true;
+    if (a.rfind("-falign-loops", 0) == 0 || a == "-fno-align-loops") has_loop_align = true;
     if (for_parsing(a)) {
       parse_flags.push_back(a);
       if (takes_value(a) && i + 1 < args.size()) parse_flags.push_back(args[i + 1]);
@@ -172,6 +175,7 @@ int main(int argc, char** argv) {
   }
   if (rc == 0) {
     if (!serial && !has_align) cxx.push_back("-falign-functions=64");
+    if (!serial && !has_loop_align) cxx.push_back("-falign-loops=16");
     if (link && !serial) {  // the sequential program needs no runtime
       cxx.push_back(l.library.string());
       // What the runtime needs: MPI (one message thread per process),

@@ -6,8 +6,10 @@ Builds a .tcpp file with the tascell++ driver, as a user does, and checks
 that every function of it starts at an address that is a multiple of 64,
 and that the object's .text asks for 64-byte alignment; with
 `-falign-functions=16` on the command line the driver adds nothing (.text
-aligned at 16). Then the same for a program built by CMake's
-tascell_add_executable (its translated functions, by nm).
+aligned at 16). Its loops are aligned on 16 bytes (the assembly's
+.p2align before them), unless the command names a loop alignment. Then the
+function starts for a program built by CMake's tascell_add_executable (its
+translated functions, by nm).
 
 usage: check_alignment.py TASCELLXX FILE.tcpp CMAKE_BUILT_BINARY FUNCTION
   FUNCTION: a @task function of both programs (its body, FUNCTION__tascell_body, is checked)
@@ -55,6 +57,18 @@ def main():
             print("tascell++ -O2 -c %s: .text aligned at %d (expected %d)" % (" ".join(flags), got, want))
             if got != want:
                 failures.append("tascell++ %s: .text aligned at %d, expected %d" % (" ".join(flags), got, want))
+        # Loops on 16 bytes: GCC's default pads a loop (and a jump target)
+        # to 16 only within a few bytes (.p2align 4,,10, then .p2align 3);
+        # -falign-loops=16 pads a loop always (.p2align 4 before the loop's
+        # label, GCC's .p2align 3 after it), never with -falign-loops=8.
+        for flags, want in (([], True), (["-falign-loops=8"], False)):
+            asm = os.path.join(tmp, "a.s")
+            subprocess.run([tascellxx, "-O2", "-S"] + inc + flags + [source, "-o", asm], check=True)
+            text = open(asm).read()
+            forced = len(re.findall(r"^\s*\.p2align 4\n(\s*\.p2align 3\n)?\.L\d+:", text, re.M))
+            print("tascell++ -O2 -S %s: %d loops aligned on 16 bytes" % (" ".join(flags), forced))
+            if (forced > 0) != want:
+                failures.append("tascell++ %s: %d loops aligned on 16 bytes" % (" ".join(flags), forced))
         exe = os.path.join(tmp, "a.out")
         subprocess.run([tascellxx, "-O2"] + inc + [source, "-o", exe], check=True)
         for binary in (exe, cmake_binary):

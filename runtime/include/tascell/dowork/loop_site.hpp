@@ -56,6 +56,17 @@ struct loop_block {
   }
 };
 
+// A block of a block body's iterations, in a function of its own, so that
+// the compiler allocates its registers as for the sequential loop (inlined
+// into the loop of blocks, whose poll may call the runtime, a loop keeps
+// its constants in memory: decisions.md, "A block runs in a function of
+// its own"). One call per block, which runs for about 3 us once the size
+// has grown.
+template <class CS, class Body, class S>
+[[gnu::noinline]] void run_block(Body& body, S& s, iterations its) {
+  CS::call(body, s, its);
+}
+
 // What a piece of a loop carries besides its inputs: nothing, except for a
 // loop over a table's indices (table_loop.hpp), whose pieces carry the
 // entries their iterations read.
@@ -121,7 +132,9 @@ struct loop_site {
   // claimed (p.next = its end), the loop polls once, and the block runs as
   // a plain loop the compiler can vectorise. Nothing can change the point
   // inside the block, since the body cannot reach the runtime; a request
-  // splits what follows the block.
+  // splits what follows the block (not the block too: at the end of a loop
+  // the two workers would hand each other its last iterations back and
+  // forth; decisions.md).
   template <class S>
   TASCELL_INLINE static void iterate(ctx in, point* p, Body& body, S& s, std::int64_t first,
                                      std::int64_t step) {
@@ -132,7 +145,7 @@ struct loop_site {
         const std::int64_t lim = e - k > blk.size ? k + blk.size : e;
         p->sp.next = lim;
         poll(in);
-        if constexpr (block) cs::call(body, s, iterations{first + k * step, first + lim * step});
+        if constexpr (block) run_block<cs>(body, s, iterations{first + k * step, first + lim * step});
         else for (std::int64_t j = k; j < lim; ++j) cs::call(body, s, first + j * step);
         blk.next();
       }
