@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "callees.hpp"
 #include "captures.hpp"
 #include "clauses.hpp"
 #include "constructs.hpp"
@@ -27,6 +28,9 @@ struct lowering {
   std::set<std::size_t> this_rewritten = {};
   // Variables already noted as keeping their work in their process.
   std::set<const clang::VarDecl*> noted_local = {};
+  // What the functions pieces call write of the variables of static
+  // storage (one summary per function for the whole file).
+  callee_writes callees = {};
   // The file's name as a C string literal, for #line directives in text
   // the lowering emits twice (a lazy function's resume function).
   std::string line_file = "\"\"";

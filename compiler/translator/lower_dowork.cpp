@@ -363,6 +363,26 @@ void report_exits(lowering& l, const clang::Stmt* s, const char* what, bool allo
 
 // ------------------------------------------------------------------ parts ---
 
+// Calls in a piece (`where`: "by a part of @dowork", "in the body of
+// @dowork for") of functions that write a variable of static storage,
+// themselves or deeper: each an error, with a note at the write. False
+// when there was one.
+bool calls_writing_globals(lowering& l, const clang::Stmt* piece, const std::string& where,
+                           const std::string& who) {
+  bool ok = true;
+  for (const callee_write& c : l.callees.in(piece, l.src.ast())) {
+    std::string fn = c.callee->getNameAsString(), var = c.var->getNameAsString();
+    l.diag.error(l.src.pos(c.call->getBeginLoc()),
+                 "'" + fn + "' writes '" + var + "', a variable of static storage (each process has its own), and "
+                 "is called " + where + ": " + who + " may run on another worker or in another process, where the "
+                 "write is a race or is lost; return what it computes and assign " + var + " after the @dowork, or "
+                 "use a reduction");
+    l.diag.note(l.src.pos_anywhere(c.write->getBeginLoc(), l.diag), "'" + var + "' is written here");
+    ok = false;
+  }
+  return ok;
+}
+
 void lower_parts(lowering& l, const dowork_site& d, const clang::CompoundStmt* body, const clause_list& cl,
                  const constructs& all) {
   std::vector<const clang::Stmt*> parts(body->body_begin(), body->body_end());
@@ -423,6 +443,8 @@ void lower_parts(lowering& l, const dowork_site& d, const clang::CompoundStmt* b
                    "use a reduction");
       ok = false;
     }
+  for (std::size_t i = 1; i < parts.size(); ++i)
+    if (!calls_writing_globals(l, parts[i], "by a part of @dowork", "the part")) ok = false;
 
   l.erase_marker(d.marker, d.depth);
   if (l.serial || !ok || parts.empty()) return;
@@ -719,6 +741,7 @@ void lower_loop_body(lowering& l, const dowork_site& d, const VarDecl* var, cons
   // Variables of static storage: each process has its own.
   for (const auto& g : global_writes(body, l.src.ast()))
     if (!per_iteration_write(l, body, g.var, var, written, g.write, cs)) ok = false;
+  if (!calls_writing_globals(l, body, "in the body of @dowork for", "an iteration")) ok = false;
   for (const auto& r : cl.reductions)
     if (!used.count(r.var))
       l.diag.error(r.at, "reduction variable '" + r.var + "' is not used in the loop");
