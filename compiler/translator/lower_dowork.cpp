@@ -86,6 +86,22 @@ bool reads_in_place(clang::ASTContext& ctx, clang::QualType t) {
   return !rd || !rd->isLambda();
 }
 
+// Whether t is a standard contiguous sized range whose elements a loop may
+// read by index as a section (tascell/read_section.hpp): std::vector (not
+// of bool), std::array, std::span, std::basic_string, not dependent.
+bool sectionable(clang::QualType t) {
+  t = t.getNonReferenceType();
+  if (t->isDependentType()) return false;
+  const auto* rd = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(t->getAsCXXRecordDecl());
+  if (!rd || !rd->isInStdNamespace()) return false;
+  llvm::StringRef n = rd->getName();
+  if (n == "vector") {
+    const clang::TemplateArgumentList& a = rd->getTemplateArgs();
+    return !(a.size() > 0 && a[0].getKind() == clang::TemplateArgument::Type && a[0].getAsType()->isBooleanType());
+  }
+  return n == "array" || n == "span" || n == "basic_string";
+}
+
 // A variable holding a lambda that writes a variable it captures by
 // reference: that variable and the write, else {nullptr, nullptr}.
 struct capture_write {
@@ -735,6 +751,18 @@ void lower_loop_body(lowering& l, const dowork_site& d, const VarDecl* var, cons
                    "name it in a reduction clause or declare it inside the loop");
       ok = false;
       continue;
+    }
+    if (!u.write && !u.pointee_write && !reduced && sectionable(u.var->getType())) {
+      // Read only at indices c*i + d: a piece in another process carries
+      // the elements its iterations read (read_section.hpp).
+      owned_index o = find_owned_index(l.src, body, u.var, var, written, false);
+      if (o.ok) {
+        std::string offsets;
+        for (const std::string& d : o.offsets) offsets += (offsets.empty() ? "" : ", ") + ("static_cast<std::int64_t>(" + d + ")");
+        cs.push_back({"tascell::read_section(" + name + ", " + std::to_string(o.scale) + ", {" + offsets + "})",
+                      "decltype(tascell::read_section(" + name + ", 1, {0}).base) " + name});
+        continue;
+      }
     }
     if (!travel(l, u, cl, false, cs, "in the body of @dowork for")) ok = false;
   }

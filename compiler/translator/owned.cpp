@@ -1,5 +1,6 @@
 #include "owned.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include "clang/AST/ExprCXX.h"
@@ -169,7 +170,7 @@ std::string squeeze(const std::string& s) {
 }  // namespace
 
 owned_index find_owned_index(const source& src, const Stmt* body, const ValueDecl* var, const VarDecl* induction,
-                             const std::set<const VarDecl*>& written) {
+                             const std::set<const VarDecl*>& written, bool one_index) {
   owned_index out;
   use_collector uc(var);
   uc.TraverseStmt(const_cast<Stmt*>(body));
@@ -202,9 +203,15 @@ owned_index find_owned_index(const source& src, const Stmt* body, const ValueDec
       out.element = sub->getType().getNonReferenceType();
       out.scale = *scale;
       out.offset = reader.at_zero(idx);
+      out.offsets.push_back(out.offset);
       first_text = text;
-    } else if (text != first_text) {
+    } else if (one_index && text != first_text) {
       return stray("it is used at another index than at its first use");
+    } else if (!one_index && *scale != out.scale) {
+      return stray("it is used at an index of another scale than at its first use");
+    } else if (!one_index) {
+      std::string at = reader.at_zero(idx);
+      if (std::find(out.offsets.begin(), out.offsets.end(), at) == out.offsets.end()) out.offsets.push_back(at);
     }
   }
   out.ok = out.first_use != nullptr;

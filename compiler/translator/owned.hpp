@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
@@ -26,6 +27,9 @@ struct owned_index {
   // subscript at an index other than the first use's, and why.
   const clang::Expr* stray = nullptr;
   std::string why;
+  // With one_index false: the distinct indices at i = 0 (offsets), every use
+  // at the same scale.
+  std::vector<std::string> offsets;
 };
 
 // The uses of `var` in `body`, a @dowork for's body whose induction
@@ -34,7 +38,10 @@ struct owned_index {
 // allowed) with c a non-zero integer constant and d an expression without
 // side effects of variables declared outside the body that the body does
 // not write (`written`).
+// With one_index false (reads: read_section), the uses may be at several
+// indices of the same scale (a[i - 1], a[i], a[i + 1]).
 owned_index find_owned_index(const source& src, const clang::Stmt* body, const clang::ValueDecl* var,
-                             const clang::VarDecl* induction, const std::set<const clang::VarDecl*>& written);
+                             const clang::VarDecl* induction, const std::set<const clang::VarDecl*>& written,
+                             bool one_index = true);
 
 }  // namespace tascell::translator

@@ -14,6 +14,7 @@
 #include "tascell/dowork/options.hpp"
 #include "tascell/owned.hpp"
 #include "tascell/read.hpp"
+#include "tascell/read_section.hpp"
 #include "tascell/wire.hpp"
 
 namespace tascell::detail {
