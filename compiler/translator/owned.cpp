@@ -160,6 +160,27 @@ const Expr* index_of_subscript(ASTContext& ctx, const Expr* e, const Expr*& sub)
   return nullptr;
 }
 
+// Whether e is the left side of a plain assignment (a[i] = v, through
+// parentheses), so that what it held is never read.
+bool assigned_to(ASTContext& ctx, const Expr* e) {
+  const Expr* child = e;
+  for (int depth = 0; depth < 8; ++depth) {
+    DynTypedNodeList parents = ctx.getParents(*child);
+    if (parents.size() != 1) return false;
+    const auto* p = parents[0].get<Expr>();
+    if (!p) return false;
+    if (llvm::isa<ParenExpr>(p)) {
+      child = p;
+      continue;
+    }
+    if (const auto* b = llvm::dyn_cast<BinaryOperator>(p)) return b->getOpcode() == BO_Assign && b->getLHS() == child;
+    if (const auto* op = llvm::dyn_cast<CXXOperatorCallExpr>(p))
+      return op->getOperator() == OO_Equal && op->getNumArgs() == 2 && op->getArg(0) == child;
+    return false;
+  }
+  return false;
+}
+
 std::string squeeze(const std::string& s) {
   std::string out;
   for (char c : s)
@@ -197,6 +218,7 @@ owned_index find_owned_index(const source& src, const Stmt* body, const ValueDec
       return stray("its index is not one the iteration owns (i, i + d, c * i + d with c a non-zero constant and "
                    "d the same in every iteration)");
     if (!out.element_written && mutations.findMutation(sub)) out.element_written = true;
+    if (out.only_assigned && !assigned_to(src.ast(), sub)) out.only_assigned = false;
     std::string text = squeeze(src.text_of(idx->getSourceRange()));
     if (!out.first_use) {
       out.first_use = e;

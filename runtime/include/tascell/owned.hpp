@@ -8,7 +8,8 @@
 // In one process the body writes the elements in place: the piece receives
 // a pointer to the container's elements, whoever runs it (no copy). A piece
 // that goes to another process carries the elements its iterations own (so
-// that an iteration may read its own element before it writes it), and its
+// that an iteration may read its own element before it writes it; not when
+// the body only assigns them, assigned_only), and its
 // result carries them back, written into the container by the victim: the
 // bytes sent are those of the elements the piece owns, never the whole
 // container. The thief's copy is laid out as the container's indices from
@@ -31,7 +32,14 @@ namespace tascell {
 template <class E> struct owned_t {
   E* base;
   std::int64_t scale, offset;
+  bool carried = true;  // a thief gets the elements' values (the body may read them before it writes)
 };
+
+// owned(a, c, d, assigned_only): the body only assigns the elements it owns
+// (a[i] = v) and never reads them, so a thief in another process gets none
+// of their values, only their results come back.
+struct assigned_only_t {};
+inline constexpr assigned_only_t assigned_only{};
 
 namespace detail {
 
@@ -56,6 +64,11 @@ template <class X> auto owned(X&& x, std::int64_t scale, std::int64_t offset) {
   static_assert(!std::is_const_v<E>, "a per-iteration write needs elements that can be written");
   return owned_t<E>{p, scale, offset};
 }
+template <class X> auto owned(X&& x, std::int64_t scale, std::int64_t offset, assigned_only_t) {
+  auto o = owned(std::forward<X>(x), scale, offset);
+  o.carried = false;
+  return o;
+}
 
 namespace detail {
 
@@ -69,6 +82,7 @@ struct iteration_span {
 template <class E> struct owned_stored {
   E* base = nullptr;  // indexes the container's elements (or the thief's copy of its own)
   std::int64_t scale = 1, offset = 0;
+  bool carried = true;  // the elements' values go to a thief
   std::unique_ptr<E[]> copy;  // a thief in another process: its elements
 
   std::int64_t index(const iteration_span& r, std::int64_t k) const { return scale * r.value(k) + offset; }
@@ -109,11 +123,12 @@ template <class E> struct clause_traits<owned_t<E>> {
   using stored = owned_stored<E>;
   struct target {};
   TASCELL_INLINE static ref make_ref(const owned_t<E>& c) { return c; }
-  TASCELL_INLINE static ref ref_of(stored& s) { return {s.base, s.scale, s.offset}; }
+  TASCELL_INLINE static ref ref_of(stored& s) { return {s.base, s.scale, s.offset, s.carried}; }
   TASCELL_INLINE static void put(const ref& r, stored& s) {
     s.base = r.base;
     s.scale = r.scale;
     s.offset = r.offset;
+    s.carried = r.carried;
   }
   TASCELL_INLINE static E* param(const owned_t<E>& c) { return c.base; }
   TASCELL_INLINE static E* param(stored& s) { return s.base; }
@@ -125,17 +140,17 @@ template <class E> struct clause_traits<owned_t<E>> {
 
   // Between processes: only with the piece's iterations (loop_site).
   static void pack_in_range(out_archive& a, stored& s, const iteration_span& r) {
-    a(s.scale, s.offset);
-    s.save(a, r);
+    a(s.scale, s.offset, s.carried);
+    if (s.carried) s.save(a, r);
   }
   static void unpack_in_range(in_archive& a, stored& s, const iteration_span& r) {
-    a(s.scale, s.offset);
+    a(s.scale, s.offset, s.carried);
     if (s.scale == 0) throw cereal::Exception("a per-iteration write with scale 0");
     auto [lo, hi] = s.bounds(r);
     s.copy.reset(new E[static_cast<std::size_t>(hi - lo + 1)]());
     // Indexes the copy like the container: base[lo] is copy[0].
     s.base = s.copy.get() - lo;
-    s.load(a, r);
+    if (s.carried) s.load(a, r);
   }
   static void pack_out_range(out_archive& a, stored& s, const iteration_span& r) { s.save(a, r); }
   // The victim's task points at the container itself.

@@ -18,7 +18,7 @@
 //                          tascell::cmp::lt,
 //                          tascell::cmp::le, tascell::cmp::gt, tascell::cmp::ge
 //   clauses                tascell::in, tascell::in_here, tascell::read,
-//                          tascell::read_section,
+//                          tascell::read_section, tascell::assigned_only,
 //                          tascell::owned, tascell::out, tascell::reduce,
 //                          tascell::op::plus, tascell::op::min,
 //                          tascell::op::max, tascell::copy, tascell::copyout,
