@@ -605,9 +605,12 @@ bool per_iteration_write(lowering& l, const clang::Stmt* body, const VarDecl* v,
   std::string name = v->getNameAsString();
   owned_index o = find_owned_index(l.src, body, v, induction, written);
   if (o.ok) {
-    // Elements only assigned need not travel to a thief: it never reads them.
+    // Elements only assigned, by every iteration (a statement of the body
+    // itself, no `continue`), need not travel to a thief: it never reads
+    // them, and writes each.
+    bool assigned_only = o.only_assigned && o.assigned_always && find_exits(body).continues.empty();
     cs.push_back({"tascell::owned(" + name + ", " + std::to_string(o.scale) + ", static_cast<std::int64_t>(" +
-                      o.offset + ")" + (o.only_assigned ? ", tascell::assigned_only" : "") + ")",
+                      o.offset + ")" + (assigned_only ? ", tascell::assigned_only" : "") + ")",
                   "decltype(tascell::owned(" + name + ", 1, 0).base) " + name});
     return true;
   }

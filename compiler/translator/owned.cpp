@@ -160,23 +160,42 @@ const Expr* index_of_subscript(ASTContext& ctx, const Expr* e, const Expr*& sub)
   return nullptr;
 }
 
-// Whether e is the left side of a plain assignment (a[i] = v, through
-// parentheses), so that what it held is never read.
-bool assigned_to(ASTContext& ctx, const Expr* e) {
+// The plain assignment whose left side is e (a[i] = v, through
+// parentheses), so that what e held is never read; else nullptr.
+const Expr* assignment_to(ASTContext& ctx, const Expr* e) {
   const Expr* child = e;
   for (int depth = 0; depth < 8; ++depth) {
     DynTypedNodeList parents = ctx.getParents(*child);
-    if (parents.size() != 1) return false;
+    if (parents.size() != 1) return nullptr;
     const auto* p = parents[0].get<Expr>();
-    if (!p) return false;
+    if (!p) return nullptr;
     if (llvm::isa<ParenExpr>(p)) {
       child = p;
       continue;
     }
-    if (const auto* b = llvm::dyn_cast<BinaryOperator>(p)) return b->getOpcode() == BO_Assign && b->getLHS() == child;
+    if (const auto* b = llvm::dyn_cast<BinaryOperator>(p))
+      return b->getOpcode() == BO_Assign && b->getLHS() == child ? b : nullptr;
     if (const auto* op = llvm::dyn_cast<CXXOperatorCallExpr>(p))
-      return op->getOperator() == OO_Equal && op->getNumArgs() == 2 && op->getArg(0) == child;
-    return false;
+      return op->getOperator() == OO_Equal && op->getNumArgs() == 2 && op->getArg(0) == child ? op : nullptr;
+    return nullptr;
+  }
+  return nullptr;
+}
+
+// Whether the statement s is the body itself or one of its top-level
+// statements (through the cleanups of temporaries): it runs in every
+// iteration that reaches it, unless a statement before it leaves
+// (`continue`, which the caller rules out).
+bool top_level(ASTContext& ctx, const Stmt* s, const Stmt* body) {
+  const Stmt* child = s;
+  for (int depth = 0; depth < 4; ++depth) {
+    if (child == body) return true;
+    DynTypedNodeList parents = ctx.getParents(*child);
+    if (parents.size() != 1) return false;
+    if (const auto* c = parents[0].get<CompoundStmt>()) return c == body;
+    const auto* p = parents[0].get<Expr>();
+    if (!p || !(llvm::isa<ExprWithCleanups>(p) || llvm::isa<ParenExpr>(p))) return false;
+    child = p;
   }
   return false;
 }
@@ -218,7 +237,11 @@ owned_index find_owned_index(const source& src, const Stmt* body, const ValueDec
       return stray("its index is not one the iteration owns (i, i + d, c * i + d with c a non-zero constant and "
                    "d the same in every iteration)");
     if (!out.element_written && mutations.findMutation(sub)) out.element_written = true;
-    if (out.only_assigned && !assigned_to(src.ast(), sub)) out.only_assigned = false;
+    if (const Expr* as = assignment_to(src.ast(), sub)) {
+      if (top_level(src.ast(), as, body)) out.assigned_always = true;
+    } else {
+      out.only_assigned = false;
+    }
     std::string text = squeeze(src.text_of(idx->getSourceRange()));
     if (!out.first_use) {
       out.first_use = e;

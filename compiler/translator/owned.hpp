@@ -24,6 +24,7 @@ struct owned_index {
   clang::QualType element;  // the type of a[index]
   bool element_written = false;  // some a[index] is written (assigned, incremented, passed by reference, ...)
   bool only_assigned = true;     // every a[index] is the left side of a plain assignment: never read
+  bool assigned_always = false;  // one of them is a statement of the body itself: every iteration assigns
   // Else the first use that is not a subscript at an owned index, or a
   // subscript at an index other than the first use's, and why.
   const clang::Expr* stray = nullptr;
