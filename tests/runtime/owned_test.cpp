@@ -7,9 +7,12 @@
 
 #include <cstdint>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include <tascell/tascell.hpp>
+
+#include "range_travel.hpp"
 
 namespace {
 
@@ -20,19 +23,9 @@ template <class C>
 std::size_t round_trip(const C& clause, const iteration_span& r, std::vector<double>& seen_by_thief,
                        double write) {
   using tr = traits_of<C>;
-  typename tr::stored here{};
-  tr::put(tr::make_ref(clause), here);
-  std::ostringstream in;
-  {
-    tascell::out_archive a(in);
-    tr::pack_in_range(a, here, r);
-  }
-  typename tr::stored there{};
-  {
-    std::istringstream is(in.str());
-    tascell::in_archive a(is);
-    tr::unpack_in_range(a, there, r);
-  }
+  auto here = tascell_test::stored_of(clause);
+  std::string sent = tascell_test::pack_range<C>(here, r);
+  auto there = tascell_test::unpack_range<C>(sent, r);
   double* p = tr::param(there);
   seen_by_thief.clear();
   for (std::int64_t k = r.lo; k < r.hi; ++k) {
@@ -47,7 +40,7 @@ std::size_t round_trip(const C& clause, const iteration_span& r, std::vector<dou
   std::istringstream os(out.str());
   tascell::in_archive a(os);
   tr::unpack_out_range(a, here, r);
-  return in.str().size();
+  return sent.size();
 }
 
 TEST(Owned, AThiefGetsTheValuesUnlessTheBodyOnlyAssignsThem) {

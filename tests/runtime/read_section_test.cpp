@@ -7,11 +7,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include <tascell/tascell.hpp>
+
+#include "range_travel.hpp"
 
 namespace {
 
@@ -22,22 +23,10 @@ using tascell::detail::traits_of;
 // thief in another process receives them, and the bytes sent.
 template <class C>
 typename traits_of<C>::stored travel(const C& clause, const iteration_span& r, std::size_t& bytes) {
-  using tr = traits_of<C>;
-  typename tr::stored here{};
-  tr::put(tr::make_ref(clause), here);
-  std::ostringstream os;
-  {
-    tascell::out_archive a(os);
-    tr::pack_in_range(a, here, r);
-  }
-  bytes = os.str().size();
-  typename tr::stored there{};
-  std::istringstream is(os.str());
-  {
-    tascell::in_archive a(is);
-    tr::unpack_in_range(a, there, r);
-  }
-  return there;
+  auto here = tascell_test::stored_of(clause);
+  std::string sent = tascell_test::pack_range<C>(here, r);
+  bytes = sent.size();
+  return tascell_test::unpack_range<C>(sent, r);
 }
 
 TEST(ReadSection, InOneProcessTheBodyReadsTheContainerItself) {
