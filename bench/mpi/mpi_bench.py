@@ -78,8 +78,8 @@ def latency_samples(reps, variants):
                 # Each process's output from its own file: mpirun forwards
                 # output in the chunks it reads, so a long line of one
                 # process may be cut by another's; and --tag-output puts its
-                # tag before every chunk, also inside a line (both lost a
-                # run's samples now and then until session 8).
+                # tag before every chunk, also inside a line (either would
+                # lose a run's samples now and then).
                 cmd = MPIRUN + extra + ["-np", "2", "--output-filename", outdir, "-x", "TASCELL_WORKERS=1"]
                 for setting in settings:
                     cmd += ["-x", setting]

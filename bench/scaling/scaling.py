@@ -374,7 +374,7 @@ def main():
     ap.add_argument("--largest-first", action="store_true",
                     help="model-only proposal: remote requests go to the worker with the largest piece")
     ap.add_argument("--giver-largest", action="store_true",
-                    help="the runtime's TASCELL_REMOTE_GIVER=largest (its default since session 4)")
+                    help="the runtime's TASCELL_REMOTE_GIVER=largest (its default)")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--svg", default=os.path.join(ROOT, "docs/scaling-efficiency.svg"))
     a = ap.parse_args()

@@ -109,8 +109,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   // Improvements that reach a process before it has begun their root call
-  // are held, not dropped (they were dropped until session 17: each process
-  // pruned less until the call's end).
+  // are held, not dropped (dropped, each process would prune less until the
+  // call's end).
   if (count >= 2000 && early_improved == 0) {
     std::printf("FAILED: no incumbent improvement held for a root call not yet begun ever improved an incumbent\n");
     return 1;

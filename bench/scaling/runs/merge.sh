@@ -1,8 +1,8 @@
 #!/bin/sh
 # Rebuilds sweep-all.json from the sweep files (run from bench/scaling), then
 # prints the tables and writes docs/scaling-efficiency.svg. Every point is
-# the fine simulation (session 14: the coarse runs of earlier sessions in
-# runs/*coarse*.jsonl are no longer merged; docs/scaling.md compares them).
+# the fine simulation (the coarse runs in runs/*coarse*.jsonl are not
+# merged; docs/scaling.md compares them).
 set -e
 rm -f sweep-all.json
 python3 scaling.py merge sweep.json sweep-fib-uts.json sweep-fib-uts-largest.json sweep-nq-this-machine.json \

@@ -2,9 +2,9 @@
 // memory shared by the processes of the run on one machine.
 //
 // Messages from another process cannot wake a thread: MPI only shows them to
-// a thread that polls. So the message thread used to sleep for a fixed time
-// and look, and a request from an idle process waited for the end of that
-// sleep (up to 1 ms while every process was busy). Now a process that sends
+// a thread that polls. A thread that slept for a fixed time and looked
+// would leave a request from an idle process waiting for the end of that
+// sleep (up to 1 ms while every process is busy). So a process that sends
 // to another process on the same machine rings that process's bell after
 // the send, and the sleeper wakes at once; the workers ring their own
 // process's bell when they post an event. Messages from other machines are

@@ -378,8 +378,8 @@ bool network::turn() {
 //    of 200 small sends, each complete at once on the sender, more than
 //    1 ms late; load average about 3, cause not established). A message
 //    from this machine that has been received does not restart it: the
-//    next one rings (until session 6 every ring and every message did,
-//    about 70 wake-ups per process in a 30 ms root call of fib on 2).
+//    next one rings (restarting at every ring and every message woke each
+//    process about 70 times in a 30 ms root call of fib on 2).
 void network::pause() {
   if (cfg_.loop == message_loop::seed) {
     if (tracing_ && !asleep_) [[unlikely]] note_span(true);
@@ -429,11 +429,9 @@ void network::pause() {
     us = std::min<long>(need_polling ? 1000 : 10000, 20L << std::min(quiet_, 10u));
     ++quiet_;
     // After refusals the next request for work leaves at next_ask_: when
-    // every worker waits for it, sleep no longer than that (backoff.hpp).
-    // Until session 7 a wait of under a microsecond truncated to 0 and left
-    // the full sleep (10 ms when every process rings), with the process
-    // idle all that time: about once a root call of fib on 2 x 1 with
-    // TASCELL_STATS=1.
+    // every worker waits for it, sleep no longer than that (backoff.hpp),
+    // rounded up: a wait of under a microsecond truncated to 0 would leave
+    // the full sleep (10 ms when every process rings), the process idle.
     if (steal_.wants_work()) us = sleep_before_ask(us, steal_.next_ask(), now());
   }
   us = std::min(us, post_wait_us);

@@ -814,10 +814,10 @@ bool steal_protocol::tend_proxies() {
   // waiting at a join read its piece's thief (a proxy) just before the
   // piece's result came back; the proxy went to spare_ and from there to
   // stand for a thief on this machine (make_proxy takes the newest spare),
-  // and the worker's claim came after. Until session 14 only the proxy's
-  // next adoption answered such a claim, and the worker waited until then
-  // (mpi.late_steal_back makes such claims: 1-4 per run; a suspected cause
-  // of a hang seen once in ~300 runs of knapsack on 3 processes).
+  // and the worker's claim came after. Left for the proxy's next adoption
+  // to answer, the worker would wait until then (mpi.late_steal_back makes
+  // such claims: 1-4 per run; decisions.md, "Stale steal-back claims on
+  // standing proxies").
   for (const auto* list : {&spare_, &standing_})
     for (proxy* p : *list)
       if (p && p->w->requester.load(std::memory_order_acquire)) {
