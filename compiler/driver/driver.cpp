@@ -12,16 +12,18 @@
 //   --serial  the sequential program (the markers erased; no runtime, no MPI)
 //   --eager   every @task function eager (no lazy frames)
 //
-// Translated programs are compiled with -falign-functions=64 unless the
+// Translated files are compiled with -falign-functions=64 unless the
 // command names an alignment of its own: every function then starts on a
 // cache line, so where its loops fall within the lines depends on its own
 // code only, not on what the linker put before it; and with
 // -falign-loops=16 unless it names one, so that a loop starts on a 16-byte
 // boundary, never at GCC's cheaper 8 (docs/decisions.md, "Translated code
-// starts on a cache line").
+// starts on a cache line"). Plain C and C++ sources on the same command are
+// compiled without them: the translated files are then compiled on their own.
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -90,6 +92,24 @@ bool takes_value(const std::string& a) {
   return false;
 }
 
+// A C or C++ source file the compiler compiles as it is.
+bool plain_source(const std::string& a) {
+  if (a.empty() || a[0] == '-') return false;
+  for (const char* e : {".c", ".cc", ".cpp", ".cxx", ".c++", ".cp", ".C", ".CPP", ".ii", ".i"})
+    if (ends_with(a, e)) return true;
+  return false;
+}
+
+// Flags that only the link (or the whole command's outputs) takes: not
+// given to the compilation of one translated file on its own.
+bool link_or_output_flag(const std::string& a) {
+  return a == "-c" || a == "-S" || a == "-E" || a == "-MD" || a == "-MMD" || a.rfind("-l", 0) == 0 ||
+         a.rfind("-L", 0) == 0 || a.rfind("-Wl,", 0) == 0;
+}
+bool link_or_output_flag_with_value(const std::string& a) {
+  return a == "-o" || a == "-MF" || a == "-MT" || a == "-MQ" || a == "-L" || a == "-Xlinker";
+}
+
 // Flags the translator must see to parse like the compiler does.
 bool for_parsing(const std::string& a) {
   for (const char* p : {"-I", "-D", "-U", "-std=", "-include", "-isystem", "-iquote", "-idirafter", "-imacros"})
@@ -107,6 +127,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   bool link = true, has_std = false, has_align = false, has_loop_align = false;
+  bool assemble_only = false, preprocess_only = false, plain_inputs = false;
   std::vector<std::string> parse_flags, translator_flags;
   bool serial = false;
   for (std::size_t i = 0; i < args.size();) {
@@ -121,6 +142,9 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "-c" || a == "-S" || a == "-E" || a == "-fsyntax-only" || a == "-M" || a == "-MM") link = false;
+    if (a == "-S") assemble_only = true;
+    if (a == "-E" || a == "-fsyntax-only" || a == "-M" || a == "-MM") preprocess_only = true;
+    if (plain_source(a) && !(i > 0 && takes_value(args[i - 1]))) plain_inputs = true;
     if (a.rfind("-std=", 0) == 0) has_std = true;
     if (a.rfind("-falign-functions", 0) == 0 || a == "-fno-align-functions") has_align = true;
     if (a.rfind("-falign-loops", 0) == 0 || a == "-fno-align-loops") has_loop_align = true;
@@ -146,6 +170,7 @@ int main(int argc, char** argv) {
   // may test for them with __has_include) nor its library.
   if (!serial) cxx.push_back("-I" + l.include.string());
   int rc = 0, units = 0;
+  std::vector<std::size_t> translated;  // where the translated files are in cxx
   for (std::size_t i = 0; i < args.size() && rc == 0; ++i) {
     const std::string& a = args[i];
     if (takes_value(a) && i + 1 < args.size()) {
@@ -168,14 +193,41 @@ int main(int argc, char** argv) {
         t.insert(t.end(), parse_flags.begin(), parse_flags.end());
       }
       rc = run(t);
+      translated.push_back(cxx.size());
       cxx.push_back(out.string());
       continue;
     }
     cxx.push_back(a);
   }
+  std::vector<std::string> align;
+  if (!serial && !has_align) align.push_back("-falign-functions=64");
+  if (!serial && !has_loop_align) align.push_back("-falign-loops=16");
+  if (rc == 0 && plain_inputs && !translated.empty() && !align.empty() && !preprocess_only) {
+    // With plain sources on the same command, the translated files are
+    // compiled on their own with the alignment flags (an object each, or
+    // the .o/.s that -c/-S would leave), and the plain ones without them.
+    std::vector<std::string> own = {cxx[0]};
+    for (std::size_t j = 1; j < cxx.size(); ++j) {
+      bool input = std::find(translated.begin(), translated.end(), j) != translated.end() || plain_source(cxx[j]);
+      if (link_or_output_flag_with_value(cxx[j])) ++j;
+      else if (!input && !link_or_output_flag(cxx[j]) && (cxx[j][0] == '-' || (j > 0 && takes_value(cxx[j - 1]))))
+        own.push_back(cxx[j]);
+    }
+    for (std::size_t j = translated.size(); j-- > 0 && rc == 0;) {
+      fs::path src = cxx[translated[j]];
+      fs::path dest = link ? tmp / (src.stem().string() + "." + std::to_string(j) + ".o")
+                           : fs::path(src.stem().string() + (assemble_only ? ".s" : ".o"));
+      std::vector<std::string> c = own;
+      c.insert(c.end(), align.begin(), align.end());
+      c.insert(c.end(), {assemble_only ? "-S" : "-c", src.string(), "-o", dest.string()});
+      rc = run(c);
+      if (link) cxx[translated[j]] = dest.string();
+      else cxx.erase(cxx.begin() + static_cast<std::ptrdiff_t>(translated[j]));
+    }
+    align.clear();
+  }
   if (rc == 0) {
-    if (!serial && !has_align) cxx.push_back("-falign-functions=64");
-    if (!serial && !has_loop_align) cxx.push_back("-falign-loops=16");
+    cxx.insert(cxx.end(), align.begin(), align.end());
     if (link && !serial) {  // the sequential program needs no runtime
       cxx.push_back(l.library.string());
       // What the runtime needs: MPI (one message thread per process),

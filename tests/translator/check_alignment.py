@@ -7,7 +7,8 @@ that every function of it starts at an address that is a multiple of 64,
 and that the object's .text asks for 64-byte alignment; with
 `-falign-functions=16` on the command line the driver adds nothing (.text
 aligned at 16). Its loops are aligned on 16 bytes (the assembly's
-.p2align before them), unless the command names a loop alignment. Then the
+.p2align before them), unless the command names a loop alignment; a plain
+C++ file on the same command keeps the compiler's alignment. Then the
 function starts for a program built by CMake's tascell_add_executable (its
 translated functions, by nm).
 
@@ -69,6 +70,21 @@ def main():
             print("tascell++ -O2 -S %s: %d loops aligned on 16 bytes" % (" ".join(flags), forced))
             if (forced > 0) != want:
                 failures.append("tascell++ %s: %d loops aligned on 16 bytes" % (" ".join(flags), forced))
+        # A plain C++ file on the same command keeps the compiler's own
+        # alignment: the translated file is compiled on its own.
+        plain = os.path.join(tmp, "plain.cpp")
+        with open(plain, "w") as f:
+            f.write("long plain_twice(long v) { return 2 * v; }\n")
+        mixed = os.path.join(tmp, "mixed")
+        os.mkdir(mixed)
+        subprocess.run([tascellxx, "-O2", "-c"] + inc + [os.path.abspath(source), plain], check=True, cwd=mixed)
+        stem = os.path.splitext(os.path.basename(source))[0]
+        for obj, want in ((stem + ".o", 64), ("plain.o", 16)):
+            got = text_alignment(os.path.join(mixed, obj))
+            print("tascell++ -O2 -c %s plain.cpp: %s's .text aligned at %d (expected %d)" %
+                  (os.path.basename(source), obj, got, want))
+            if got != want:
+                failures.append("tascell++ -c with a plain source: %s's .text aligned at %d, expected %d" % (obj, got, want))
         exe = os.path.join(tmp, "a.out")
         subprocess.run([tascellxx, "-O2"] + inc + [source, "-o", exe], check=True)
         for binary in (exe, cmake_binary):
