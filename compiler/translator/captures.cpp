@@ -530,21 +530,29 @@ bool in_tascell_namespace(QualType t) {
   return false;
 }
 
+// The program's own variables of static storage; not those a system header
+// declares (std::cout, std::cerr: a piece's output goes to its process's
+// streams, which mpirun forwards, not to a copy that is lost).
 class global_finder : public RecursiveASTVisitor<global_finder> {
  public:
+  explicit global_finder(const SourceManager& sm) : sm_(sm) {}
   std::vector<std::pair<const VarDecl*, const DeclRefExpr*>> uses;
   bool VisitDeclRefExpr(DeclRefExpr* e) {
     if (const auto* v = llvm::dyn_cast<VarDecl>(e->getDecl()))
       if (!v->hasLocalStorage() && !llvm::isa<ParmVarDecl>(v) && !v->getType().isConstQualified() &&
-          !v->isConstexpr() && !in_tascell_namespace(v->getType()))
+          !v->isConstexpr() && !in_tascell_namespace(v->getType()) &&
+          !sm_.isInSystemHeader(sm_.getExpansionLoc(v->getLocation())))
         uses.emplace_back(v, e);
     return true;
   }
+
+ private:
+  const SourceManager& sm_;
 };
 }  // namespace
 
 std::vector<captured_var> global_writes(const Stmt* s, ASTContext& ctx) {
-  global_finder f;
+  global_finder f(ctx.getSourceManager());
   f.TraverseStmt(const_cast<Stmt*>(s));
   std::vector<captured_var> out;
   std::set<const VarDecl*> done;

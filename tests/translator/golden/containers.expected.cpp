@@ -2,12 +2,14 @@
 #line 1 "containers.tcpp"
 // Containers, ranges, lambdas and per-iteration writes (docs/language.md).
 #include <array>
+#include <iostream>
 #include <span>
 #include <string_view>
 #include <vector>
 
 long g[64];
 long triple(long v) { return 3 * v; }
+void note(long v) { std::cerr << v << "\n"; }   // the library's streams are not the program's globals
 struct holder { const long* p; long n; };
 
       long containers(tascell::ctx, std::vector<long> &, std::span<const long>, int); static inline long containers__tascell_body([[maybe_unused]] tascell::ctx _tc, std::vector<long>& v, std::span<const long> s, int n) {
@@ -27,7 +29,7 @@ struct holder { const long* p; long n; };
   long a = 0, b = 0;
           tascell::dowork(_tc, 
     [&]([[maybe_unused]] tascell::ctx _tc) { a = sq(n); }, 
-    tascell::part(tascell::out(b), tascell::in(&fr), tascell::in(n), tascell::in_here(h), []([[maybe_unused]] tascell::ctx _tc, long &b, long (*const &_tref_fr)(long), const int &n, const holder &h) { long (&fr)(long) = *_tref_fr; b = fr(n) + h.p[0]; })
+    tascell::part(tascell::in(b), tascell::out(b), tascell::in(&fr), tascell::in(n), tascell::in_here(h), []([[maybe_unused]] tascell::ctx _tc, const long &_tin_b, long &b, long (*const &_tref_fr)(long), const int &n, const holder &h) { if (__builtin_addressof(b) != __builtin_addressof(_tin_b)) b = _tin_b; long (&fr)(long) = *_tref_fr; { b = fr(n) + h.p[0]; if (b < 0) note(b); } })
   );
   return sum + out[0] + t + a + b + g[3];
 } long containers(tascell::ctx _tc, std::vector<long> &_tp0, std::span<const long> _tp1, int _tp2) { return containers__tascell_body(_tc, static_cast<decltype(_tp0)&&>(_tp0), static_cast<decltype(_tp1)&&>(_tp1), static_cast<decltype(_tp2)&&>(_tp2)); }

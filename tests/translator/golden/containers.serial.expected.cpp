@@ -67,12 +67,14 @@ template <class T, class U> inline bool tascell_serial_improve_max(T& best, cons
 #line 1 "containers.tcpp"
 // Containers, ranges, lambdas and per-iteration writes (docs/language.md).
 #include <array>
+#include <iostream>
 #include <span>
 #include <string_view>
 #include <vector>
 
 long g[64];
 long triple(long v) { return 3 * v; }
+void note(long v) { std::cerr << v << "\n"; }   // the library's streams are not the program's globals
 struct holder { const long* p; long n; };
 
       long containers(std::vector<long>& v, std::span<const long> s, int n) {
@@ -92,7 +94,7 @@ struct holder { const long* p; long n; };
   long a = 0, b = 0;
           {
     a = sq(n);
-    b = fr(n) + h.p[0];
+    { b = fr(n) + h.p[0]; if (b < 0) note(b); }
   }
   return sum + out[0] + t + a + b + g[3];
 }
