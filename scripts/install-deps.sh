@@ -14,6 +14,8 @@ packages=(
   libclang-rt-19-dev
   # the runtime
   libboost-context-dev libopenmpi-dev openmpi-bin libcereal-dev libcli11-dev
+  # table files: blocks compressed with zstd, checked with xxHash (decisions.md, "Table files")
+  libzstd-dev libxxhash-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # peers for the benchmarks: OpenMP (GCC's libgomp ships with gcc; LLVM's libomp), oneTBB

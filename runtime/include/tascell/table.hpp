@@ -43,6 +43,7 @@
 #include "tascell/detail/holds_address.hpp"
 #include "tascell/detail/macros.hpp"
 #include "tascell/detail/table_core.hpp"
+#include "tascell/table_file.hpp"
 
 namespace tascell {
 
@@ -207,12 +208,35 @@ class table {
     detail::post_update(*core_, core_->shape.owner_of_pos(pos), detail::table_op<T, U>::id, pos, &u, sizeof(U));
   }
 
+  // Collective, between root calls: every process writes its entries into
+  // the directory `dir` (its part file), and the table's header is written
+  // once every part is (table_file.hpp). Returns when the save is complete
+  // everywhere; throws table_file_error in every process if any failed.
+  void save(const std::string& dir, const save_options& o = {}) const {
+    detail::save_table(*core_, dir, typeid(T).name(), o);
+  }
+  // Collective, between root calls: the table saved in `dir`, on this run's
+  // processes (any number: not only the number that saved it), with the
+  // spread it was saved with. Every block read is checked; a file that is
+  // missing, truncated or corrupt throws table_file_error (naming the file
+  // and block) in every process.
+  static table load(const std::string& dir, const char* name = nullptr) {
+    table_file_info info = detail::load_table_info(dir, typeid(T).name(), sizeof(T));
+    table t(info.entries, info.how, name ? name : info.name.c_str());
+    detail::load_table(*t.core_, info);
+    return t;
+  }
+
   // --- how the runtime moves handles and carried entries ---
-  template <class A> void save(A& a) const {
+  template <class A>
+    requires(!std::is_convertible_v<const A&, std::string>)
+  void save(A& a) const {
     std::uint32_t id = core_ ? core_->id : 0;
     a(id);
   }
-  template <class A> void load(A& a) {
+  template <class A>
+    requires(!std::is_convertible_v<const A&, std::string>)
+  void load(A& a) {
     std::uint32_t id = 0;
     a(id);
     core_ = detail::find_table(id);

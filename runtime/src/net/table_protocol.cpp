@@ -37,19 +37,24 @@ void table_protocol::fence(const std::vector<int>& to, std::atomic<bool>* done) 
   push(std::move(it));
 }
 
-std::string table_protocol::made(std::uint32_t id, const std::string& description, int& differing_rank) {
+std::map<int, std::string> table_protocol::exchange(std::uint32_t key, const std::string& mine) {
   item it;
   it.kind = item::made;
-  it.id = id;
-  it.bytes = description;
+  it.id = key;
+  it.bytes = mine;
   waiting_.fetch_add(1, std::memory_order_relaxed);
   push(std::move(it));
   std::unique_lock<std::mutex> g(m_);
-  cv_.wait(g, [&] { return made_[id].size() + 1 >= static_cast<std::size_t>(size_); });
+  cv_.wait(g, [&] { return made_[key].size() + 1 >= static_cast<std::size_t>(size_); });
   waiting_.fetch_sub(1, std::memory_order_relaxed);
-  std::map<int, std::string> others = std::move(made_[id]);
-  made_.erase(id);
-  for (auto& [rank, d] : others)
+  std::map<int, std::string> all = std::move(made_[key]);
+  made_.erase(key);
+  all[rank_] = mine;
+  return all;
+}
+
+std::string table_protocol::made(std::uint32_t id, const std::string& description, int& differing_rank) {
+  for (auto& [rank, d] : exchange(id, description))
     if (d != description) {
       differing_rank = rank;
       return d;

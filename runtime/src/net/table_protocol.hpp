@@ -6,7 +6,9 @@
 //   TABLE_MADE(id, description)   to every process when a table is made
 //                                 here; a process's make_table returns once
 //                                 every other process's has arrived and
-//                                 matched its own.
+//                                 matched its own. Also each step of a
+//                                 collective save or load of table files
+//                                 (exchange()).
 //   UPDATES(bytes)                a batch of one worker's updates for the
 //                                 receiver's entries: runs of (table id,
 //                                 count, update type, update size) and
@@ -76,6 +78,11 @@ class table_protocol {
   // process has made it; returns the first description that differs from
   // this one, with its rank, or an empty string.
   std::string made(std::uint32_t id, const std::string& description, int& differing_rank);
+  // Collective: every process's `mine` for `key`, by rank (this one's
+  // included), once every process has called it with that key. Keys:
+  // table ids, (id | 1 << 31) for a table's end, (1 << 30 | n) for the
+  // steps of saving and loading table files (tables/table_store.cpp).
+  std::map<int, std::string> exchange(std::uint32_t key, const std::string& mine);
   // The bytes of positions [lo, hi) of table `id` at rank `owner` (waits).
   std::string read(int owner, std::uint32_t id, std::int64_t lo, std::int64_t hi);
   // A loop over a table's indices here holds the blocks of these ranks:

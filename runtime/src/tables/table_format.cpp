@@ -1,0 +1,457 @@
+// The table file format: part files and the header (table_format.hpp).
+#include "table_format.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bit>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include <xxhash.h>
+#include <zstd.h>
+
+static_assert(std::endian::native == std::endian::little, "table files are little-endian, as this machine");
+
+namespace tascell::detail::files {
+
+namespace {
+
+const char part_magic[8] = {'T', 'C', 'T', 'P', 'A', 'R', 'T', '1'};
+const char end_magic[8] = {'T', 'C', 'T', 'E', 'N', 'D', '0', '1'};
+const char* header_magic = "tascell-table";
+
+template <class V>
+void put(char*& p, V v) {
+  std::memcpy(p, &v, sizeof v);
+  p += sizeof v;
+}
+template <class V>
+V take(const char*& p) {
+  V v;
+  std::memcpy(&v, p, sizeof v);
+  p += sizeof v;
+  return v;
+}
+
+std::string sys_error(const std::string& what, const std::string& path) {
+  return "tascell: table file '" + path + "': " + what + ": " + std::strerror(errno);
+}
+
+void write_all(int fd, const char* p, std::size_t n, const std::string& path) {
+  while (n > 0) {
+    ssize_t k = ::write(fd, p, n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) throw table_file_error(sys_error("cannot write", path), path);
+    p += k;
+    n -= static_cast<std::size_t>(k);
+  }
+}
+
+// Reads exactly n bytes at offset; false at the end of the file.
+bool read_at(int fd, char* p, std::size_t n, std::uint64_t offset) {
+  while (n > 0) {
+    ssize_t k = ::pread(fd, p, n, static_cast<off_t>(offset));
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return false;
+    p += k;
+    n -= static_cast<std::size_t>(k);
+    offset += static_cast<std::uint64_t>(k);
+  }
+  return true;
+}
+
+// The directory's entry of a renamed file reaches the disk too.
+void sync_dir(const std::string& dir) {
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
+  }
+}
+
+void finish(int fd, const std::string& tmp, const std::string& path, const std::string& dir) {
+  if (::fsync(fd) != 0) {
+    ::close(fd);
+    throw table_file_error(sys_error("cannot sync", tmp), tmp);
+  }
+  if (::close(fd) != 0) throw table_file_error(sys_error("cannot close", tmp), tmp);
+  if (::rename(tmp.c_str(), path.c_str()) != 0)
+    throw table_file_error(sys_error("cannot rename it from " + tmp, path), path);
+  sync_dir(dir);
+}
+
+const char* spread_word(tascell::spread s) { return s == tascell::spread::hashed ? "hashed" : "block"; }
+
+struct zstd_cctx {
+  ZSTD_CCtx* c = ZSTD_createCCtx();
+  ~zstd_cctx() { ZSTD_freeCCtx(c); }
+};
+struct zstd_dctx {
+  ZSTD_DCtx* d = ZSTD_createDCtx();
+  ~zstd_dctx() { ZSTD_freeDCtx(d); }
+};
+
+}  // namespace
+
+std::uint64_t checksum(const void* bytes, std::size_t n) { return XXH3_64bits(bytes, n); }
+
+std::string header_path(const std::string& dir) { return dir + "/table.tct"; }
+std::string part_name(int part) { return "part-" + std::to_string(part) + ".tcb"; }
+
+part_summary write_part(const std::string& dir, int part, std::uint64_t save_id, std::int64_t first,
+                        std::int64_t count, std::uint32_t entry_bytes, std::int64_t block_entries, int level,
+                        const fill_fn& fill) {
+  std::string path = dir + "/" + part_name(part), tmp = path + ".tmp";
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw table_file_error(sys_error("cannot create", tmp), tmp);
+  try {
+    char head[part_header_bytes] = {};
+    char* p = head;
+    std::memcpy(p, part_magic, 8);
+    p += 8;
+    put<std::uint32_t>(p, format_version);
+    put<std::uint32_t>(p, static_cast<std::uint32_t>(part));
+    put<std::uint64_t>(p, save_id);
+    put<std::uint64_t>(p, static_cast<std::uint64_t>(first));
+    put<std::uint64_t>(p, static_cast<std::uint64_t>(count));
+    put<std::uint64_t>(p, static_cast<std::uint64_t>(block_entries));
+    put<std::uint32_t>(p, entry_bytes);
+    put<std::uint32_t>(p, codec_zstd);
+    put<std::uint64_t>(p, checksum(head, 56));
+    write_all(fd, head, sizeof head, tmp);
+
+    zstd_cctx cc;
+    std::size_t raw_max = static_cast<std::size_t>(block_entries) * entry_bytes;
+    std::vector<char> raw(raw_max ? raw_max : 1), stored(ZSTD_compressBound(raw_max));
+    std::string out;  // written in runs of a few MiB
+    std::vector<char> index;
+    std::uint64_t offset = part_header_bytes;
+    std::int64_t blocks = 0;
+    for (std::int64_t lo = first; lo < first + count; lo += block_entries, ++blocks) {
+      std::int64_t hi = std::min(first + count, lo + block_entries);
+      std::size_t n = static_cast<std::size_t>(hi - lo) * entry_bytes;
+      fill(lo, hi, raw.data());
+      std::size_t k = ZSTD_compressCCtx(cc.c, stored.data(), stored.size(), raw.data(), n, level);
+      if (ZSTD_isError(k))
+        throw table_file_error("tascell: table file '" + tmp + "': zstd cannot compress block " +
+                                   std::to_string(blocks) + ": " + ZSTD_getErrorName(k),
+                               tmp, blocks);
+      char e[index_entry_bytes];
+      char* q = e;
+      put<std::uint64_t>(q, offset);
+      put<std::uint32_t>(q, static_cast<std::uint32_t>(k));
+      put<std::uint32_t>(q, static_cast<std::uint32_t>(n));
+      put<std::uint64_t>(q, checksum(stored.data(), k));
+      index.insert(index.end(), e, e + sizeof e);
+      out.append(stored.data(), k);
+      offset += k;
+      if (out.size() >= (std::size_t{4} << 20)) {
+        write_all(fd, out.data(), out.size(), tmp);
+        out.clear();
+      }
+    }
+    write_all(fd, out.data(), out.size(), tmp);
+    write_all(fd, index.data(), index.size(), tmp);
+    char tail[trailer_bytes];
+    p = tail;
+    put<std::uint64_t>(p, offset);
+    put<std::uint64_t>(p, static_cast<std::uint64_t>(blocks));
+    put<std::uint64_t>(p, checksum(index.data(), index.size()));
+    std::memcpy(p, end_magic, 8);
+    write_all(fd, tail, sizeof tail, tmp);
+    finish(fd, tmp, path, dir);
+    fd = -1;
+    return {blocks, offset + index.size() + trailer_bytes};
+  } catch (...) {
+    if (fd >= 0) ::close(fd);
+    ::unlink(tmp.c_str());
+    throw;
+  }
+}
+
+std::string format_header(const table_file_info& info) {
+  std::ostringstream s;
+  s << header_magic << " " << info.version << "\n";
+  s << "name " << info.name << "\n";
+  s << "entry-type " << info.entry_type << "\n";
+  s << "entry-bytes " << info.entry_bytes << "\n";
+  s << "entries " << info.entries << "\n";
+  s << "spread " << spread_word(info.how) << "\n";
+  s << "block-entries " << info.block_entries << "\n";
+  s << "codec " << info.codec << "\n";
+  char id[32];
+  std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(info.save_id));
+  s << "save-id " << id << "\n";
+  s << "parts " << info.parts.size() << "\n";
+  for (std::size_t k = 0; k < info.parts.size(); ++k)
+    s << "part " << k << " " << info.parts[k].file << " " << info.parts[k].first << " " << info.parts[k].count << "\n";
+  std::string body = s.str();
+  char sum[40];
+  std::snprintf(sum, sizeof sum, "checksum %016llx\n", static_cast<unsigned long long>(checksum(body.data(), body.size())));
+  return body + sum;
+}
+
+table_file_info parse_header(const std::string& text, const std::string& path) {
+  auto bad = [&](const std::string& what) -> table_file_error {
+    return table_file_error("tascell: table file '" + path + "': " + what, path);
+  };
+  std::size_t at = text.rfind("checksum ");
+  if (text.rfind(header_magic, 0) != 0) throw bad("is not a table header (it does not start with '" + std::string(header_magic) + "')");
+  if (at == std::string::npos || (at > 0 && text[at - 1] != '\n')) throw bad("has no checksum line: the file is truncated");
+  unsigned long long want = 0;
+  if (std::sscanf(text.c_str() + at, "checksum %llx", &want) != 1 || checksum(text.data(), at) != want)
+    throw bad("fails its checksum: the header is corrupt");
+  std::istringstream in(text.substr(0, at));
+  table_file_info info;
+  std::string word, line;
+  auto field = [&](const char* key) -> std::string {
+    if (!std::getline(in, line)) throw bad(std::string("ends before its '") + key + "' line");
+    std::string k = line.substr(0, line.find(' '));
+    if (k != key) throw bad(std::string("has '") + k + "' where '" + key + "' belongs");
+    return line.size() > k.size() ? line.substr(k.size() + 1) : std::string();
+  };
+  auto number = [&](const char* key) -> std::int64_t {
+    std::string v = field(key);
+    char* end = nullptr;
+    long long x = std::strtoll(v.c_str(), &end, 10);
+    if (v.empty() || *end || x < 0) throw bad(std::string("has a bad ") + key + ": '" + v + "'");
+    return x;
+  };
+  std::getline(in, line);
+  if (std::sscanf(line.c_str(), "tascell-table %u", &info.version) != 1) throw bad("has a bad first line");
+  if (info.version != format_version)
+    throw bad("is in format version " + std::to_string(info.version) + "; this library reads version " +
+              std::to_string(format_version));
+  info.name = field("name");
+  info.entry_type = field("entry-type");
+  info.entry_bytes = static_cast<std::uint32_t>(number("entry-bytes"));
+  info.entries = number("entries");
+  std::string how = field("spread");
+  if (how == "block") info.how = tascell::spread::block;
+  else if (how == "hashed") info.how = tascell::spread::hashed;
+  else throw bad("has an unknown spread '" + how + "'");
+  info.block_entries = number("block-entries");
+  info.codec = field("codec");
+  if (info.codec != "zstd") throw bad("is compressed with '" + info.codec + "'; this library reads zstd");
+  info.save_id = std::strtoull(field("save-id").c_str(), nullptr, 16);
+  std::int64_t parts = number("parts");
+  std::int64_t next = 0;
+  for (std::int64_t k = 0; k < parts; ++k) {
+    std::istringstream p(field("part"));
+    std::int64_t no = -1;
+    table_file_part d;
+    if (!(p >> no >> d.file >> d.first >> d.count) || no != k || d.first != next || d.count < 0)
+      throw bad("has a bad line for part " + std::to_string(k) + ": '" + line + "'");
+    next += d.count;
+    info.parts.push_back(d);
+  }
+  if (next != info.entries)
+    throw bad("has parts that hold " + std::to_string(next) + " entries of its " + std::to_string(info.entries));
+  if (info.entry_bytes == 0 || (info.block_entries == 0 && info.entries > 0)) throw bad("has a zero size");
+  return info;
+}
+
+void write_header(const table_file_info& info) {
+  std::string path = header_path(info.dir), tmp = path + ".tmp";
+  std::string text = format_header(info);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw table_file_error(sys_error("cannot create", tmp), tmp);
+  try {
+    write_all(fd, text.data(), text.size(), tmp);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  finish(fd, tmp, path, info.dir);
+}
+
+// --- reading ---
+
+part_file::part_file(const table_file_info& info, std::size_t part) {
+  const table_file_part& d = info.parts.at(part);
+  path_ = info.dir + "/" + d.file;
+  first_ = d.first;
+  count_ = d.count;
+  block_entries_ = info.block_entries;
+  entry_bytes_ = info.entry_bytes;
+  fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0)
+    throw table_file_error(sys_error(errno == ENOENT ? "is missing" : "cannot be opened", path_), path_);
+  struct stat st;
+  if (::fstat(fd_, &st) != 0) fail(std::string("cannot be read: ") + std::strerror(errno));
+  file_bytes_ = static_cast<std::uint64_t>(st.st_size);
+  if (file_bytes_ < part_header_bytes + trailer_bytes)
+    fail("is truncated: " + std::to_string(file_bytes_) + " bytes, less than a header and a trailer");
+  char head[part_header_bytes];
+  if (!read_at(fd_, head, sizeof head, 0)) fail("cannot read its header");
+  const char* p = head;
+  if (std::memcmp(p, part_magic, 8) != 0) fail("is not a part file of a table (its first bytes are not TCTPART1)");
+  p += 8;
+  auto version = take<std::uint32_t>(p);
+  auto no = take<std::uint32_t>(p);
+  auto id = take<std::uint64_t>(p);
+  auto f = take<std::uint64_t>(p);
+  auto c = take<std::uint64_t>(p);
+  auto be = take<std::uint64_t>(p);
+  auto eb = take<std::uint32_t>(p);
+  auto codec = take<std::uint32_t>(p);
+  auto sum = take<std::uint64_t>(p);
+  if (sum != checksum(head, 56)) fail("fails the checksum of its header: the file is corrupt");
+  if (version != format_version) fail("is in format version " + std::to_string(version));
+  if (no != part || id != info.save_id)
+    fail("belongs to another save (part " + std::to_string(no) + " of save " + std::to_string(id) +
+         "; the header names part " + std::to_string(part) + " of save " + std::to_string(info.save_id) +
+         "): a save was interrupted, or files of two saves were mixed");
+  if (static_cast<std::int64_t>(f) != first_ || static_cast<std::int64_t>(c) != count_ ||
+      static_cast<std::int64_t>(be) != block_entries_ || eb != entry_bytes_ || codec != codec_zstd)
+    fail("does not match the header (its positions, block size or entry size differ)");
+
+  char tail[trailer_bytes];
+  if (!read_at(fd_, tail, sizeof tail, file_bytes_ - trailer_bytes)) fail("cannot read its trailer");
+  p = tail;
+  auto index_at = take<std::uint64_t>(p);
+  auto blocks = take<std::uint64_t>(p);
+  auto index_sum = take<std::uint64_t>(p);
+  std::int64_t want_blocks = block_entries_ > 0 ? (count_ + block_entries_ - 1) / block_entries_ : 0;
+  if (std::memcmp(p, end_magic, 8) != 0 || static_cast<std::int64_t>(blocks) != want_blocks ||
+      index_at + blocks * index_entry_bytes + trailer_bytes != file_bytes_)
+    fail("is truncated or has bytes appended: its trailer is not at its end (" + std::to_string(file_bytes_) +
+         " bytes)");
+  std::vector<char> raw(blocks * index_entry_bytes);
+  if (!read_at(fd_, raw.data(), raw.size(), index_at)) fail("cannot read its index");
+  if (checksum(raw.data(), raw.size()) != index_sum) fail("fails the checksum of its block index: the file is corrupt");
+  index_.resize(blocks);
+  p = raw.data();
+  std::uint64_t next = part_header_bytes;
+  for (auto& b : index_) {
+    b.offset = take<std::uint64_t>(p);
+    b.stored = take<std::uint32_t>(p);
+    b.raw = take<std::uint32_t>(p);
+    b.sum = take<std::uint64_t>(p);
+    if (b.offset != next) fail("has a block index that does not follow its blocks");
+    next += b.stored;
+  }
+  if (next != index_at) fail("has a block index that does not end where its blocks end");
+}
+
+part_file::~part_file() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void part_file::fail(const std::string& what, std::int64_t block) const {
+  std::string where = block >= 0 ? "block " + std::to_string(block) + " " : std::string();
+  throw table_file_error("tascell: table file '" + path_ + "': " + where + what, path_, block);
+}
+
+std::int64_t part_file::block_count(std::int64_t b) const {
+  std::int64_t lo = b * block_entries_;
+  return std::min(count_ - lo, block_entries_);
+}
+
+void part_file::read_block(std::int64_t b, char* out) const {
+  const block_ref& r = index_[static_cast<std::size_t>(b)];
+  std::size_t want = static_cast<std::size_t>(block_count(b)) * entry_bytes_;
+  if (r.raw != want) fail("holds " + std::to_string(r.raw) + " bytes where " + std::to_string(want) + " belong", b);
+  thread_local std::vector<char> stored;
+  stored.resize(r.stored);
+  if (!read_at(fd_, stored.data(), r.stored, r.offset)) fail("cannot be read (the file is shorter than its index)", b);
+  if (checksum(stored.data(), r.stored) != r.sum) fail("fails its checksum: the file is corrupt", b);
+  thread_local zstd_dctx dc;
+  std::size_t k = ZSTD_decompressDCtx(dc.d, out, want, stored.data(), r.stored);
+  if (ZSTD_isError(k) || k != want)
+    fail(std::string("does not decompress to its size: ") + (ZSTD_isError(k) ? ZSTD_getErrorName(k) : "short"), b);
+}
+
+void read_positions(const std::vector<const part_file*>& parts, std::int64_t lo, std::int64_t hi,
+                    std::uint32_t entry_bytes, char* out) {
+  std::vector<char> tmp;
+  for (const part_file* f : parts) {
+    std::int64_t a = std::max(lo, f->first()), z = std::min(hi, f->first() + f->count());
+    if (a >= z) continue;
+    for (std::int64_t b = (a - f->first()) / f->block_entries(); b < f->blocks(); ++b) {
+      std::int64_t bl = f->block_first(b), bh = bl + f->block_count(b);
+      if (bl >= z) break;
+      std::int64_t from = std::max(a, bl), to = std::min(z, bh);
+      char* dst = out + static_cast<std::size_t>(from - lo) * entry_bytes;
+      if (from == bl && to == bh) {
+        f->read_block(b, dst);  // the whole block: straight into place
+      } else {
+        tmp.resize(static_cast<std::size_t>(bh - bl) * entry_bytes);
+        f->read_block(b, tmp.data());
+        std::memcpy(dst, tmp.data() + static_cast<std::size_t>(from - bl) * entry_bytes,
+                    static_cast<std::size_t>(to - from) * entry_bytes);
+      }
+    }
+  }
+}
+
+std::vector<std::string> verify(const std::string& dir, std::int64_t* blocks_checked) {
+  std::vector<std::string> problems;
+  std::int64_t checked = 0;
+  table_file_info info;
+  try {
+    info = read_table_info(dir);
+  } catch (const table_file_error& e) {
+    problems.push_back(e.what());
+    if (blocks_checked) *blocks_checked = 0;
+    return problems;
+  }
+  std::vector<char> buf;
+  for (std::size_t k = 0; k < info.parts.size(); ++k) {
+    try {
+      part_file f(info, k);
+      buf.resize(static_cast<std::size_t>(f.block_entries()) * info.entry_bytes);
+      for (std::int64_t b = 0; b < f.blocks(); ++b) {
+        try {
+          f.read_block(b, buf.data());
+          ++checked;
+        } catch (const table_file_error& e) {
+          problems.push_back(e.what());
+        }
+      }
+    } catch (const table_file_error& e) {
+      problems.push_back(e.what());
+    }
+  }
+  if (blocks_checked) *blocks_checked = checked;
+  return problems;
+}
+
+}  // namespace tascell::detail::files
+
+namespace tascell::detail {
+
+table_file_info read_table_info(const std::string& dir) {
+  std::string path = files::header_path(dir);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    struct stat st;
+    bool is_dir = ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+    throw table_file_error("tascell: table file '" + path + "' is missing" +
+                               (is_dir ? std::string(": the save did not complete, or this is not a saved table")
+                                       : std::string(": there is no directory '" + dir + "'")),
+                           path);
+  }
+  std::ostringstream s;
+  s << in.rdbuf();
+  table_file_info info = files::parse_header(s.str(), path);
+  info.dir = dir;
+  return info;
+}
+
+void check_entry_type(const table_file_info& info, const char* type_name, std::size_t bytes) {
+  if (info.entry_bytes != bytes || info.entry_type != type_name)
+    throw table_file_error("tascell: table file '" + files::header_path(info.dir) + "' holds entries of type '" +
+                               info.entry_type + "' (" + std::to_string(info.entry_bytes) +
+                               " bytes); this table's type is '" + type_name + "' (" + std::to_string(bytes) +
+                               " bytes)",
+                           files::header_path(info.dir));
+}
+
+}  // namespace tascell::detail

@@ -1,0 +1,103 @@
+// The table file format (tascell/table_file.hpp; byte by byte in
+// docs/cluster.md, "The table file format"): writing one part file and the
+// header, opening a part file with every check of its own structure, and
+// reading its blocks with their checksums. Knows nothing of processes or
+// of the runtime: the runtime's save and load (table_store.cpp), the probe
+// handle (table_reader.cpp) and the tascell-table command use it.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "tascell/table_file.hpp"
+
+namespace tascell::detail::files {
+
+inline constexpr std::uint32_t format_version = 1;
+inline constexpr std::size_t part_header_bytes = 64;
+inline constexpr std::size_t index_entry_bytes = 24;
+inline constexpr std::size_t trailer_bytes = 32;
+inline constexpr std::uint32_t codec_zstd = 1;
+
+// "dir/table.tct", "dir/part-3.tcb".
+std::string header_path(const std::string& dir);
+std::string part_name(int part);
+
+// The raw bytes of the entries at positions [lo, hi) of the file's order,
+// into out.
+using fill_fn = std::function<void(std::int64_t lo, std::int64_t hi, char* out)>;
+
+struct part_summary {
+  std::int64_t blocks = 0;
+  std::uint64_t stored_bytes = 0;  // the file's size
+};
+
+// Writes part `part` (positions [first, first + count)) into dir, as
+// part-N.tcb.tmp, synced, then renamed over part-N.tcb. Throws
+// table_file_error naming the file when the system refuses.
+part_summary write_part(const std::string& dir, int part, std::uint64_t save_id, std::int64_t first,
+                        std::int64_t count, std::uint32_t entry_bytes, std::int64_t block_entries, int level,
+                        const fill_fn& fill);
+
+// The header as text, and back (parse checks the checksum line and every
+// field; `path` names the file in errors).
+std::string format_header(const table_file_info& info);
+table_file_info parse_header(const std::string& text, const std::string& path);
+// Writes info's header into info.dir (through a .tmp file, synced,
+// renamed: a reader sees the old header or the new one, never half).
+void write_header(const table_file_info& info);
+
+// One part file, opened: its header, trailer and index checked against
+// the table's header. read_block may run in several threads at once.
+class part_file {
+ public:
+  part_file(const table_file_info& info, std::size_t part);
+  ~part_file();
+  part_file(const part_file&) = delete;
+  part_file& operator=(const part_file&) = delete;
+
+  const std::string& path() const { return path_; }
+  std::int64_t first() const { return first_; }
+  std::int64_t count() const { return count_; }
+  std::int64_t blocks() const { return static_cast<std::int64_t>(index_.size()); }
+  std::int64_t block_entries() const { return block_entries_; }
+  // Positions [block_first(b), block_first(b) + block_count(b)).
+  std::int64_t block_first(std::int64_t b) const { return first_ + b * block_entries_; }
+  std::int64_t block_count(std::int64_t b) const;
+  std::uint64_t stored_bytes(std::int64_t b) const { return index_[static_cast<std::size_t>(b)].stored; }
+  std::uint64_t file_bytes() const { return file_bytes_; }
+  // Block b's entries into out (block_count(b) * entry_bytes), after its
+  // checksum and its decompressed size are checked.
+  void read_block(std::int64_t b, char* out) const;
+
+ private:
+  struct block_ref {
+    std::uint64_t offset = 0;
+    std::uint32_t stored = 0, raw = 0;
+    std::uint64_t sum = 0;
+  };
+  [[noreturn]] void fail(const std::string& what, std::int64_t block = -1) const;
+  std::string path_;
+  int fd_ = -1;
+  std::uint64_t file_bytes_ = 0;
+  std::int64_t first_ = 0, count_ = 0, block_entries_ = 0;
+  std::uint32_t entry_bytes_ = 0;
+  std::vector<block_ref> index_;
+};
+
+// The entries at positions [lo, hi) of the file's order, from the part
+// files, into out (every block read is checked).
+void read_positions(const std::vector<const part_file*>& parts, std::int64_t lo, std::int64_t hi,
+                    std::uint32_t entry_bytes, char* out);
+
+// Every problem of the table saved in dir, each naming its file (and
+// block): the header, a part missing or of another save, a truncated file,
+// a block whose checksum or size is wrong. Empty when every block is sound.
+std::vector<std::string> verify(const std::string& dir, std::int64_t* blocks_checked = nullptr);
+
+// XXH3-64, as the files use it.
+std::uint64_t checksum(const void* bytes, std::size_t n);
+
+}  // namespace tascell::detail::files
