@@ -80,8 +80,9 @@ struct table_file_info {
 };
 
 struct save_options {
-  int level = 1;                   // zstd's compression level (negative: faster, larger)
+  int level = 1;                       // zstd's compression level (negative: faster, larger)
   std::int64_t block_bytes = 1 << 16;  // raw bytes per block (rounded to whole entries)
+  int threads = 0;                     // threads compressing in each process (0: its number of workers)
 };
 
 // How a table_file's cache did.

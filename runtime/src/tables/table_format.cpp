@@ -5,13 +5,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <bit>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 #include <xxhash.h>
 #include <zstd.h>
@@ -88,8 +92,37 @@ void finish(int fd, const std::string& tmp, const std::string& path, const std::
 
 const char* spread_word(tascell::spread s) { return s == tascell::spread::hashed ? "hashed" : "block"; }
 
+// f(0, t) ... f(count - 1, t) on `threads` threads (this one included,
+// t = 0, 1, ...: which thread), each index once; the first exception
+// thrown is rethrown here after all end.
+template <class F>
+void parallel_for(std::int64_t count, int threads, F&& f) {
+  std::atomic<std::int64_t> next{0};
+  std::exception_ptr first;
+  std::mutex m;
+  auto run = [&](int t) {
+    for (std::int64_t k; (k = next.fetch_add(1)) < count;) {
+      try {
+        f(k, t);
+      } catch (...) {
+        std::lock_guard<std::mutex> g(m);
+        if (!first) first = std::current_exception();
+        next.store(count);
+      }
+    }
+  };
+  std::vector<std::thread> others;
+  for (int t = 1; t < threads && t < count; ++t) others.emplace_back(run, t);
+  run(0);
+  for (auto& t : others) t.join();
+  if (first) std::rethrow_exception(first);
+}
+
 struct zstd_cctx {
   ZSTD_CCtx* c = ZSTD_createCCtx();
+  zstd_cctx() = default;
+  zstd_cctx(const zstd_cctx&) = delete;
+  zstd_cctx& operator=(const zstd_cctx&) = delete;
   ~zstd_cctx() { ZSTD_freeCCtx(c); }
 };
 struct zstd_dctx {
@@ -106,7 +139,7 @@ std::string part_name(int part) { return "part-" + std::to_string(part) + ".tcb"
 
 part_summary write_part(const std::string& dir, int part, std::uint64_t save_id, std::int64_t first,
                         std::int64_t count, std::uint32_t entry_bytes, std::int64_t block_entries, int level,
-                        const fill_fn& fill) {
+                        const fill_fn& fill, int threads) {
   std::string path = dir + "/" + part_name(part), tmp = path + ".tmp";
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw table_file_error(sys_error("cannot create", tmp), tmp);
@@ -126,37 +159,51 @@ part_summary write_part(const std::string& dir, int part, std::uint64_t save_id,
     put<std::uint64_t>(p, checksum(head, 56));
     write_all(fd, head, sizeof head, tmp);
 
-    zstd_cctx cc;
+    // Windows of blocks compressed on `threads` threads, written in order;
+    // each thread keeps its zstd context and raw buffer for the whole part.
     std::size_t raw_max = static_cast<std::size_t>(block_entries) * entry_bytes;
-    std::vector<char> raw(raw_max ? raw_max : 1), stored(ZSTD_compressBound(raw_max));
-    std::string out;  // written in runs of a few MiB
+    const std::int64_t blocks = block_entries > 0 ? (count + block_entries - 1) / block_entries : 0;
+    const int workers = std::max(1, threads);
+    const std::int64_t window = 32 * workers;
+    struct slot {
+      std::vector<char> stored;
+      std::size_t bytes = 0, n = 0;
+    };
+    std::vector<slot> slots(static_cast<std::size_t>(std::min(window, std::max<std::int64_t>(blocks, 1))));
+    std::vector<zstd_cctx> contexts(static_cast<std::size_t>(workers));
+    std::vector<std::vector<char>> raws(static_cast<std::size_t>(workers), std::vector<char>(raw_max ? raw_max : 1));
     std::vector<char> index;
     std::uint64_t offset = part_header_bytes;
-    std::int64_t blocks = 0;
-    for (std::int64_t lo = first; lo < first + count; lo += block_entries, ++blocks) {
-      std::int64_t hi = std::min(first + count, lo + block_entries);
-      std::size_t n = static_cast<std::size_t>(hi - lo) * entry_bytes;
-      fill(lo, hi, raw.data());
-      std::size_t k = ZSTD_compressCCtx(cc.c, stored.data(), stored.size(), raw.data(), n, level);
-      if (ZSTD_isError(k))
-        throw table_file_error("tascell: table file '" + tmp + "': zstd cannot compress block " +
-                                   std::to_string(blocks) + ": " + ZSTD_getErrorName(k),
-                               tmp, blocks);
-      char e[index_entry_bytes];
-      char* q = e;
-      put<std::uint64_t>(q, offset);
-      put<std::uint32_t>(q, static_cast<std::uint32_t>(k));
-      put<std::uint32_t>(q, static_cast<std::uint32_t>(n));
-      put<std::uint64_t>(q, checksum(stored.data(), k));
-      index.insert(index.end(), e, e + sizeof e);
-      out.append(stored.data(), k);
-      offset += k;
-      if (out.size() >= (std::size_t{4} << 20)) {
-        write_all(fd, out.data(), out.size(), tmp);
-        out.clear();
+    for (std::int64_t w0 = 0; w0 < blocks; w0 += window) {
+      std::int64_t in_window = std::min(window, blocks - w0);
+      parallel_for(in_window, workers, [&](std::int64_t j, int t) {
+        slot& sl = slots[static_cast<std::size_t>(j)];
+        std::vector<char>& raw = raws[static_cast<std::size_t>(t)];
+        std::int64_t b = w0 + j, lo = first + b * block_entries, hi = std::min(first + count, lo + block_entries);
+        sl.n = static_cast<std::size_t>(hi - lo) * entry_bytes;
+        sl.stored.resize(ZSTD_compressBound(raw_max));
+        fill(lo, hi, raw.data());
+        std::size_t k = ZSTD_compressCCtx(contexts[static_cast<std::size_t>(t)].c, sl.stored.data(), sl.stored.size(),
+                                          raw.data(), sl.n, level);
+        if (ZSTD_isError(k))
+          throw table_file_error("tascell: table file '" + tmp + "': zstd cannot compress block " + std::to_string(b) +
+                                     ": " + ZSTD_getErrorName(k),
+                                 tmp, b);
+        sl.bytes = k;
+      });
+      for (std::int64_t j = 0; j < in_window; ++j) {
+        const slot& sl = slots[static_cast<std::size_t>(j)];
+        char e[index_entry_bytes];
+        char* q = e;
+        put<std::uint64_t>(q, offset);
+        put<std::uint32_t>(q, static_cast<std::uint32_t>(sl.bytes));
+        put<std::uint32_t>(q, static_cast<std::uint32_t>(sl.n));
+        put<std::uint64_t>(q, checksum(sl.stored.data(), sl.bytes));
+        index.insert(index.end(), e, e + sizeof e);
+        write_all(fd, sl.stored.data(), sl.bytes, tmp);
+        offset += sl.bytes;
       }
     }
-    write_all(fd, out.data(), out.size(), tmp);
     write_all(fd, index.data(), index.size(), tmp);
     char tail[trailer_bytes];
     p = tail;
@@ -356,37 +403,66 @@ std::int64_t part_file::block_count(std::int64_t b) const {
 
 void part_file::read_block(std::int64_t b, char* out) const {
   const block_ref& r = index_[static_cast<std::size_t>(b)];
-  std::size_t want = static_cast<std::size_t>(block_count(b)) * entry_bytes_;
-  if (r.raw != want) fail("holds " + std::to_string(r.raw) + " bytes where " + std::to_string(want) + " belong", b);
   thread_local std::vector<char> stored;
   stored.resize(r.stored);
   if (!read_at(fd_, stored.data(), r.stored, r.offset)) fail("cannot be read (the file is shorter than its index)", b);
-  if (checksum(stored.data(), r.stored) != r.sum) fail("fails its checksum: the file is corrupt", b);
+  decode_block(b, stored.data(), out);
+}
+
+void part_file::read_stored(std::int64_t b0, std::int64_t b1, std::vector<char>& out) const {
+  const block_ref& a = index_[static_cast<std::size_t>(b0)];
+  const block_ref& z = index_[static_cast<std::size_t>(b1 - 1)];
+  out.resize(z.offset + z.stored - a.offset);
+  if (!read_at(fd_, out.data(), out.size(), a.offset))
+    fail("cannot be read (the file is shorter than its index)", b0);
+}
+
+void part_file::decode_block(std::int64_t b, const char* stored, char* out) const {
+  const block_ref& r = index_[static_cast<std::size_t>(b)];
+  std::size_t want = static_cast<std::size_t>(block_count(b)) * entry_bytes_;
+  if (r.raw != want) fail("holds " + std::to_string(r.raw) + " bytes where " + std::to_string(want) + " belong", b);
+  if (checksum(stored, r.stored) != r.sum) fail("fails its checksum: the file is corrupt", b);
   thread_local zstd_dctx dc;
-  std::size_t k = ZSTD_decompressDCtx(dc.d, out, want, stored.data(), r.stored);
+  std::size_t k = ZSTD_decompressDCtx(dc.d, out, want, stored, r.stored);
   if (ZSTD_isError(k) || k != want)
     fail(std::string("does not decompress to its size: ") + (ZSTD_isError(k) ? ZSTD_getErrorName(k) : "short"), b);
 }
 
 void read_positions(const std::vector<const part_file*>& parts, std::int64_t lo, std::int64_t hi,
-                    std::uint32_t entry_bytes, char* out) {
-  std::vector<char> tmp;
+                    std::uint32_t entry_bytes, char* out, int threads) {
+  // Runs of blocks of about 8 MiB stored, each read in one call, then
+  // checked and decompressed on `threads` threads.
+  std::vector<char> run;
   for (const part_file* f : parts) {
     std::int64_t a = std::max(lo, f->first()), z = std::min(hi, f->first() + f->count());
     if (a >= z) continue;
-    for (std::int64_t b = (a - f->first()) / f->block_entries(); b < f->blocks(); ++b) {
-      std::int64_t bl = f->block_first(b), bh = bl + f->block_count(b);
-      if (bl >= z) break;
-      std::int64_t from = std::max(a, bl), to = std::min(z, bh);
-      char* dst = out + static_cast<std::size_t>(from - lo) * entry_bytes;
-      if (from == bl && to == bh) {
-        f->read_block(b, dst);  // the whole block: straight into place
-      } else {
-        tmp.resize(static_cast<std::size_t>(bh - bl) * entry_bytes);
-        f->read_block(b, tmp.data());
-        std::memcpy(dst, tmp.data() + static_cast<std::size_t>(from - bl) * entry_bytes,
-                    static_cast<std::size_t>(to - from) * entry_bytes);
-      }
+    std::int64_t b = (a - f->first()) / f->block_entries(), end = b;
+    while (end < f->blocks() && f->block_first(end) < z) ++end;
+    while (b < end) {
+      std::int64_t e = b;
+      std::uint64_t bytes = 0;
+      while (e < end && (e == b || bytes + f->stored_bytes(e) <= (std::uint64_t{8} << 20))) bytes += f->stored_bytes(e++);
+      f->read_stored(b, e, run);
+      std::vector<std::size_t> at(static_cast<std::size_t>(e - b) + 1, 0);
+      for (std::int64_t k = b; k < e; ++k) at[static_cast<std::size_t>(k - b + 1)] = at[static_cast<std::size_t>(k - b)] + f->stored_bytes(k);
+      const std::int64_t b0 = b;
+      parallel_for(e - b, std::max(1, threads), [&](std::int64_t j, int) {
+        std::int64_t k = b0 + j;
+        const char* stored = run.data() + at[static_cast<std::size_t>(j)];
+        std::int64_t bl = f->block_first(k), bh = bl + f->block_count(k);
+        std::int64_t from = std::max(lo, bl), to = std::min(hi, bh);
+        char* dst = out + static_cast<std::size_t>(from - lo) * entry_bytes;
+        if (from == bl && to == bh) {
+          f->decode_block(k, stored, dst);  // the whole block: straight into place
+        } else {
+          thread_local std::vector<char> tmp;
+          tmp.resize(static_cast<std::size_t>(bh - bl) * entry_bytes);
+          f->decode_block(k, stored, tmp.data());
+          std::memcpy(dst, tmp.data() + static_cast<std::size_t>(from - bl) * entry_bytes,
+                      static_cast<std::size_t>(to - from) * entry_bytes);
+        }
+      });
+      b = e;
     }
   }
 }

@@ -35,11 +35,12 @@ struct part_summary {
 };
 
 // Writes part `part` (positions [first, first + count)) into dir, as
-// part-N.tcb.tmp, synced, then renamed over part-N.tcb. Throws
-// table_file_error naming the file when the system refuses.
+// part-N.tcb.tmp, synced, then renamed over part-N.tcb; blocks are filled
+// and compressed on `threads` threads (fill is called from all of them).
+// Throws table_file_error naming the file when the system refuses.
 part_summary write_part(const std::string& dir, int part, std::uint64_t save_id, std::int64_t first,
                         std::int64_t count, std::uint32_t entry_bytes, std::int64_t block_entries, int level,
-                        const fill_fn& fill);
+                        const fill_fn& fill, int threads = 1);
 
 // The header as text, and back (parse checks the checksum line and every
 // field; `path` names the file in errors).
@@ -71,6 +72,10 @@ class part_file {
   // Block b's entries into out (block_count(b) * entry_bytes), after its
   // checksum and its decompressed size are checked.
   void read_block(std::int64_t b, char* out) const;
+  // The stored bytes of blocks [b0, b1), in one read; decode_block(b, its
+  // bytes in there, out) then checks and decompresses block b.
+  void read_stored(std::int64_t b0, std::int64_t b1, std::vector<char>& out) const;
+  void decode_block(std::int64_t b, const char* stored, char* out) const;
 
  private:
   struct block_ref {
@@ -88,9 +93,9 @@ class part_file {
 };
 
 // The entries at positions [lo, hi) of the file's order, from the part
-// files, into out (every block read is checked).
+// files, into out (every block read is checked), on `threads` threads.
 void read_positions(const std::vector<const part_file*>& parts, std::int64_t lo, std::int64_t hi,
-                    std::uint32_t entry_bytes, char* out);
+                    std::uint32_t entry_bytes, char* out, int threads = 1);
 
 // Every problem of the table saved in dir, each naming its file (and
 // block): the header, a part missing or of another save, a truncated file,

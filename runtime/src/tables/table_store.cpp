@@ -74,6 +74,7 @@ void between_root_calls(const char* what, const std::string& dir) {
 void save_table(table_core& t, const std::string& dir, const char* entry_type, const save_options& o) {
   between_root_calls("table::save", dir);
   runtime& rt = runtime::get();
+  const int threads = o.threads > 0 ? o.threads : rt.size();
   const table_shape& s = t.shape;
   table_shape order = file_order(s.n, s.how);
   std::int64_t block_entries = std::max<std::int64_t>(1, o.block_bytes / static_cast<std::int64_t>(t.entry_bytes));
@@ -100,14 +101,14 @@ void save_table(table_core& t, const std::string& dir, const char* entry_type, c
       files::write_part(dir, s.rank, save_id, t.first, t.local_n, static_cast<std::uint32_t>(t.entry_bytes),
                         block_entries, o.level, [&](std::int64_t lo, std::int64_t hi, char* out) {
                           std::memcpy(out, t.local(lo), static_cast<std::size_t>(hi - lo) * t.entry_bytes);
-                        });
+                        }, threads);
     } else {
       // One process, hashed: every entry, in the file's order.
       files::write_part(dir, 0, save_id, 0, s.n, static_cast<std::uint32_t>(t.entry_bytes), block_entries, o.level,
                         [&](std::int64_t lo, std::int64_t hi, char* out) {
                           for (std::int64_t p = lo; p < hi; ++p, out += t.entry_bytes)
                             std::memcpy(out, t.local(order.to_index(p)), t.entry_bytes);
-                        });
+                        }, threads);
     }
   });
 
@@ -147,6 +148,7 @@ table_file_info load_table_info(const std::string& dir, const char* entry_type, 
 
 void load_table(table_core& t, const table_file_info& info) {
   const table_shape& s = t.shape;
+  const int threads = runtime::get().size();
   table_shape order = file_order(s.n, s.how);
   together([&] {
     // The parts that hold this process's positions.
@@ -162,7 +164,7 @@ void load_table(table_core& t, const table_file_info& info) {
       parts.push_back(open.back().get());
     }
     if (direct) {
-      files::read_positions(parts, lo, hi, info.entry_bytes, t.data);
+      files::read_positions(parts, lo, hi, info.entry_bytes, t.data, threads);
       return;
     }
     // One process, hashed: the file's order back to index order.
