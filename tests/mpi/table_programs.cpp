@@ -18,7 +18,9 @@
 //               within the owner's patience, a quarter of its own block's
 //               time, sees its block run elsewhere: under a loaded
 //               ThreadSanitizer run, 1 round in 17 of --repeat 5; with more
-//               workers a process may take a piece of another's block first)
+//               workers a process may take a piece of another's block first);
+//               and in some repeat each process began at the first
+//               position of its block (it was handed the block whole)
 //   random      seeded random tables (size, spread) and updates, in a plain
 //               loop and in a loop over the indices whose updates depend on
 //               the entries it reads; each process checks its entries
@@ -185,6 +187,7 @@ void get_all() {
 std::atomic<std::int64_t> first_index{-1};
 std::atomic<std::int64_t> own_runs{0};
 int owner_first_repeats = 0, owner_first_own = 0;  // repeats; those with iterations of own entries here
+int owner_first_block_start = 0;  // repeats whose first iteration here was the first of this process's block
 
 void owner_first() {
   const std::int64_t n = 600 * tascell::processes();
@@ -204,6 +207,7 @@ void owner_first() {
   std::int64_t f = first_index.load();
   ++owner_first_repeats;
   if (own_runs.load() > 0) ++owner_first_own;
+  if (f >= 0 && t.shape().to_pos(f) == t.shape().first_pos(tascell::rank())) ++owner_first_block_start;
   if (tascell::rank() == 0) {
     check(f >= 0 && t.owner(f) == 0, "owner_first: the first iteration on rank 0 is owned by rank", f >= 0 ? t.owner(f) : -1, 0);
     std::printf("owner_first: rank 0 started on its own entries\n");
@@ -354,8 +358,15 @@ int main(int argc, char** argv) {
   for (const std::string& p : progs) ran_carry |= p == "carry";
   if (ran_carry && tascell::processes() > 1 && tascell::rank() == 0)
     check(carried_reads > 0, "carry: no range went to another process in any repeat", carried_reads, 1);
-  if (owner_first_repeats > 0)
+  if (owner_first_repeats > 0) {
     check(owner_first_own > 0, "owner_first: repeats in which iterations of this process's own entries ran here",
           owner_first_own, 1);
+    // Its block handed over whole: this process began at the block's first
+    // position. A plain loop (no owner-first) hands out halves of what is
+    // left instead, which on 3 processes never begin at a block's start.
+    check(owner_first_block_start > 0,
+          "owner_first: repeats in which this process began at the first position of its own block",
+          owner_first_block_start, 1);
+  }
   return fails ? 1 : 0;
 }
