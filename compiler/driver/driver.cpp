@@ -169,6 +169,13 @@ int main(int argc, char** argv) {
   // The sequential program uses no runtime: neither its headers (a program
   // may test for them with __has_include) nor its library.
   if (!serial) cxx.push_back("-I" + l.include.string());
+  // The sequential program's tables save and load the same files: the file
+  // format's header, by its path (the runtime's headers stay off the path,
+  // so a program can tell a serial build by __has_include).
+  if (serial) {
+    cxx.push_back("-include");
+    cxx.push_back((l.include / "tascell" / "table_file.hpp").string());
+  }
   int rc = 0, units = 0;
   std::vector<std::size_t> translated;  // where the translated files are in cxx
   for (std::size_t i = 0; i < args.size() && rc == 0; ++i) {
@@ -228,7 +235,20 @@ int main(int argc, char** argv) {
   }
   if (rc == 0) {
     cxx.insert(cxx.end(), align.begin(), align.end());
-    if (link && !serial) {  // the sequential program needs no runtime
+    if (link && serial) {
+      // The sequential program needs no runtime: only the table files'
+      // objects of the library (nothing else of it is linked in) and the
+      // libraries they use.
+      cxx.push_back(l.library.string());
+      std::string libs = TASCELL_FILE_LIBRARIES;
+      for (std::size_t b = 0; b < libs.size();) {
+        std::size_t e = libs.find('|', b);
+        if (e == std::string::npos) e = libs.size();
+        if (e > b) cxx.push_back(libs.substr(b, e - b));
+        b = e + 1;
+      }
+    }
+    if (link && !serial) {
       cxx.push_back(l.library.string());
       // What the runtime needs: MPI (one message thread per process),
       // Boost.Context (fibers) and threads.

@@ -18,6 +18,10 @@
 // missing or has a byte changed is found by its checksums and named (file,
 // block) by a table_file_error; its data is never used.
 #pragma once
+// (tascell++ --serial force-includes this header by its path, -include, so
+// that a sequential program's tables save and load too: its own includes
+// are relative to it. The serial prelude looks for this macro.)
+#define TASCELL_TABLE_FILE_HPP 1
 
 #include <cstdint>
 #include <cstring>
@@ -28,7 +32,7 @@
 #include <typeinfo>
 #include <vector>
 
-#include "tascell/detail/table_core.hpp"
+#include "detail/table_core.hpp"
 
 namespace tascell {
 
@@ -116,6 +120,13 @@ void save_table(table_core& t, const std::string& dir, const char* entry_type, c
 table_file_info load_table_info(const std::string& dir, const char* entry_type, std::size_t entry_bytes);
 // Collective: fills t (made from `info`) with its entries from the files.
 void load_table(table_core& t, const table_file_info& info);
+
+// One process without the runtime (the table of a --serial program):
+// entries in index order, the same files.
+void save_plain(const char* data, std::int64_t n, std::size_t entry_bytes, tascell::spread how,
+                const std::string& name, const char* entry_type, const std::string& dir, const save_options& o);
+table_file_info load_plain_info(const std::string& dir, const char* entry_type, std::size_t entry_bytes);
+void load_plain(const table_file_info& info, char* data);
 
 }  // namespace detail
 

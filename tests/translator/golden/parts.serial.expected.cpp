@@ -1,6 +1,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <vector>
 namespace tascell {
@@ -23,8 +24,17 @@ template <class T> class board {
  private:
   std::unordered_map<std::uint64_t, T> values_;
 };
-// A distributed table in one process: a plain array, apply() a call.
-enum class spread { block, hashed };
+}
+// A distributed table in one process: a plain array, apply() a call; saved
+// and loaded as table files when tascell/table_file.hpp was included first
+// (tascell++ --serial force-includes it and links the file format).
+#ifdef TASCELL_TABLE_FILE_HPP
+#include <typeinfo>
+#define TASCELL_SERIAL_TABLE_FILES 1
+#else
+namespace tascell { enum class spread { block, hashed }; }
+#endif
+namespace tascell {
 template <class T> class table {
  public:
   struct index_range {
@@ -39,8 +49,8 @@ template <class T> class table {
     iterator end() const { return {n}; }
   };
   table() = default;
-  explicit table(std::int64_t n, spread = spread::block, const char* = nullptr)
-      : d_(std::make_shared<std::vector<T>>(static_cast<std::size_t>(n))) {}
+  explicit table(std::int64_t n, spread how = spread::block, const char* name = nullptr)
+      : d_(std::make_shared<std::vector<T>>(static_cast<std::size_t>(n))), how_(how), name_(name ? name : "") {}
   std::int64_t size() const { return static_cast<std::int64_t>(d_->size()); }
   int owner(std::int64_t) const { return 0; }
   bool is_local(std::int64_t) const { return true; }
@@ -51,8 +61,22 @@ template <class T> class table {
   index_range indices() const { return {size()}; }
   index_range local_indices() const { return {size()}; }
   std::vector<T> gather() const { return *d_; }
+  const std::string& name() const { return name_; }
+#ifdef TASCELL_SERIAL_TABLE_FILES
+  void save(const std::string& dir, const save_options& o = {}) const {
+    detail::save_plain(reinterpret_cast<const char*>(d_->data()), size(), sizeof(T), how_, name_, typeid(T).name(), dir, o);
+  }
+  static table load(const std::string& dir, const char* name = nullptr) {
+    table_file_info info = detail::load_plain_info(dir, typeid(T).name(), sizeof(T));
+    table t(info.entries, info.how, name ? name : info.name.c_str());
+    detail::load_plain(info, reinterpret_cast<char*>(t.d_->data()));
+    return t;
+  }
+#endif
  private:
   std::shared_ptr<std::vector<T>> d_;
+  spread how_ = spread::block;
+  std::string name_;
 };
 }
 #define TASCELL_EXCEPTION(Type) static_assert(true, "");
