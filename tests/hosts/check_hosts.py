@@ -18,8 +18,8 @@ TASCELL_HOSTS_MPIRUN_ARGS (one per line) and checks:
 4. `PROGRAM all --repeat R` with 1 process per host and each number of
    workers: exit status 0 and no WRONG;
 5. with --tables TABLE_PROGRAMS, the distributed tables' programs the same
-   way (`TABLE_PROGRAMS all --repeat 2`: updates, fences and carried
-   entries between hosts).
+   way (`TABLE_PROGRAMS all --repeat K`, --tables-repeat: updates, fences
+   and carried entries between hosts).
 
 Each mpirun has a time limit; a run that passes it is a failure (a hang).
 """
@@ -69,6 +69,7 @@ def main():
     ap.add_argument("--workers", default="1,2")
     ap.add_argument("--repeat", type=int, default=17)
     ap.add_argument("--tables", help="tests/mpi/table_programs, run as step 5")
+    ap.add_argument("--tables-repeat", type=int, default=2)
     args = ap.parse_args()
     if "TASCELL_HOSTS_MPIRUN_ARGS" not in os.environ:
         fail("TASCELL_HOSTS_MPIRUN_ARGS is not set: run this under emulated_hosts.sh exec N -- ...")
@@ -146,8 +147,9 @@ def main():
         priority = ["-x", "TASCELL_MSG_PRIORITY=normal"] if shared else []
         for w in args.workers.split(","):
             mpirun(args, ["-np", str(n), "-x", "TASCELL_WORKERS=" + w] + priority +
-                   [args.tables, "all", "--repeat", "2"], env)
-            print("ok: %s all --repeat 2 on %d hosts x %s workers" % (os.path.basename(args.tables), n, w), flush=True)
+                   [args.tables, "all", "--repeat", str(args.tables_repeat)], env)
+            print("ok: %s all --repeat %d on %d hosts x %s workers" % (os.path.basename(args.tables), args.tables_repeat,
+                                                                       n, w), flush=True)
 
 
 if __name__ == "__main__":
