@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -318,6 +319,35 @@ void write_header(const table_file_info& info) {
   finish(fd, tmp, path, info.dir);
 }
 
+void begin_save(const std::string& dir, bool remove_header) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw table_file_error("tascell: table file directory '" + dir + "': " + ec.message(), dir);
+  if (remove_header) std::filesystem::remove(header_path(dir), ec);
+}
+
+std::int64_t block_entries_for(const save_options& o, std::size_t entry_bytes) {
+  return std::max<std::int64_t>(1, o.block_bytes / static_cast<std::int64_t>(entry_bytes));
+}
+
+std::uint64_t save_id(std::int64_t n, const char* entry_type, std::size_t entry_bytes,
+                      const std::vector<std::uint64_t>& part_checksums) {
+  std::string ids = std::to_string(n);
+  ids.append(" ").append(entry_type).append(" ").append(std::to_string(entry_bytes));
+  for (std::uint64_t h : part_checksums) ids.append(" ").append(std::to_string(h));
+  return checksum(ids.data(), ids.size());
+}
+
+void finish_save(table_file_info info) {
+  info.version = format_version;
+  info.codec = "zstd";
+  write_header(info);
+  for (std::size_t r = info.parts.size();; ++r) {
+    std::error_code ec;
+    if (!std::filesystem::remove(info.dir + "/" + part_name(static_cast<int>(r)), ec)) break;
+  }
+}
+
 // --- reading ---
 
 part_file::part_file(const table_file_info& info, std::size_t part) {
@@ -465,6 +495,19 @@ void read_positions(const std::vector<const part_file*>& parts, std::int64_t lo,
       b = e;
     }
   }
+}
+
+void read_index_order(const std::vector<const part_file*>& parts, const table_shape& order, std::uint32_t entry_bytes,
+                      char* data) {
+  std::vector<char> block;
+  for (const part_file* f : parts)
+    for (std::int64_t b = 0; b < f->blocks(); ++b) {
+      block.resize(static_cast<std::size_t>(f->block_count(b)) * entry_bytes);
+      f->read_block(b, block.data());
+      const char* in = block.data();
+      for (std::int64_t p = f->block_first(b), e = p + f->block_count(b); p < e; ++p, in += entry_bytes)
+        std::memcpy(data + static_cast<std::size_t>(order.to_index(p)) * entry_bytes, in, entry_bytes);
+    }
 }
 
 std::vector<std::string> verify(const std::string& dir, std::int64_t* blocks_checked) {

@@ -50,6 +50,23 @@ table_file_info parse_header(const std::string& text, const std::string& path);
 // renamed: a reader sees the old header or the new one, never half).
 void write_header(const table_file_info& info);
 
+// The steps every save takes (the collective one, table_store.cpp, and the
+// plain one of a --serial program, table_plain.cpp):
+// the directory made and its old header removed (a save that stops
+// half-way leaves none: never read as complete) ...
+void begin_save(const std::string& dir, bool remove_header);
+// ... whole entries per block ...
+std::int64_t block_entries_for(const save_options& o, std::size_t entry_bytes);
+// ... the save id: a checksum of the size, the type and each part's
+// entries, so that the same entries saved on the same number of processes
+// give the same bytes, while parts of other saves differ ...
+std::uint64_t save_id(std::int64_t n, const char* entry_type, std::size_t entry_bytes,
+                      const std::vector<std::uint64_t>& part_checksums);
+// ... and, once every part is written, the header (info's version and
+// codec filled in here), and parts of an earlier save on more processes
+// removed.
+void finish_save(table_file_info info);
+
 // One part file, opened: its header, trailer and index checked against
 // the table's header. read_block may run in several threads at once.
 class part_file {
@@ -96,6 +113,11 @@ class part_file {
 // files, into out (every block read is checked), on `threads` threads.
 void read_positions(const std::vector<const part_file*>& parts, std::int64_t lo, std::int64_t hi,
                     std::uint32_t entry_bytes, char* out, int threads = 1);
+
+// Every entry of the parts (the whole table) into data in index order:
+// position p of the file's order `order` is entry order.to_index(p).
+void read_index_order(const std::vector<const part_file*>& parts, const table_shape& order, std::uint32_t entry_bytes,
+                      char* data);
 
 // Every problem of the table saved in dir, each naming its file (and
 // block): the header, a part missing or of another save, a truncated file,

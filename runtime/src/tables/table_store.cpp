@@ -3,7 +3,6 @@
 // positions it holds now, from whichever parts hold them; the processes
 // agree at each step, so that a failure in one (a full disk, a corrupt
 // block) is thrown in all of them instead of leaving the others waiting.
-#include <filesystem>
 #include <sstream>
 
 #include "../net/network.hpp"
@@ -77,23 +76,13 @@ void save_table(table_core& t, const std::string& dir, const char* entry_type, c
   const int threads = o.threads > 0 ? o.threads : rt.size();
   const table_shape& s = t.shape;
   table_shape order = file_order(s.n, s.how);
-  std::int64_t block_entries = std::max<std::int64_t>(1, o.block_bytes / static_cast<std::int64_t>(t.entry_bytes));
-  together([&] {
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec) throw table_file_error("tascell: table file directory '" + dir + "': " + ec.message(), dir);
-    // A save that stops half-way leaves no header: never read as complete.
-    if (rt.rank() == 0) std::filesystem::remove(files::header_path(dir), ec);
-  });
-  // The save id: a checksum of every process's entries (and of the table's
-  // size and type), so that saving the same entries on the same processes
-  // writes the same bytes (a build resumed from a checkpoint ends in files
-  // identical to an uninterrupted build's), while parts of saves of other
-  // entries differ.
-  std::uint64_t mine = files::checksum(t.data, static_cast<std::size_t>(t.local_n) * t.entry_bytes);
-  std::string ids = std::to_string(s.n) + " " + entry_type + " " + std::to_string(t.entry_bytes);
-  for (const std::string& h : all_of(std::to_string(mine))) ids += " " + h;
-  std::uint64_t save_id = files::checksum(ids.data(), ids.size());
+  std::int64_t block_entries = files::block_entries_for(o, t.entry_bytes);
+  together([&] { files::begin_save(dir, rt.rank() == 0); });
+  std::vector<std::uint64_t> sums;
+  for (const std::string& h : all_of(std::to_string(
+           files::checksum(t.data, static_cast<std::size_t>(t.local_n) * t.entry_bytes))))
+    sums.push_back(std::stoull(h));
+  std::uint64_t save_id = files::save_id(s.n, entry_type, t.entry_bytes, sums);
 
   together([&] {
     if (s.permuted() == order.permuted()) {
@@ -116,23 +105,16 @@ void save_table(table_core& t, const std::string& dir, const char* entry_type, c
     if (rt.rank() != 0) return;
     table_file_info info;
     info.dir = dir;
-    info.version = files::format_version;
     info.name = t.name;
     info.entry_type = entry_type;
     info.entry_bytes = static_cast<std::uint32_t>(t.entry_bytes);
     info.entries = s.n;
     info.how = s.how;
     info.block_entries = block_entries;
-    info.codec = "zstd";
     info.save_id = save_id;
     for (int r = 0; r < s.procs; ++r)
       info.parts.push_back({files::part_name(r), s.first_pos(r), s.end_pos(r) - s.first_pos(r)});
-    files::write_header(info);
-    // Parts of an earlier save on more processes are not this save's.
-    for (int r = s.procs;; ++r) {
-      std::error_code ec;
-      if (!std::filesystem::remove(dir + "/" + files::part_name(r), ec)) break;
-    }
+    files::finish_save(info);
   });
 }
 
@@ -168,15 +150,7 @@ void load_table(table_core& t, const table_file_info& info) {
       return;
     }
     // One process, hashed: the file's order back to index order.
-    std::vector<char> block;
-    for (const files::part_file* f : parts)
-      for (std::int64_t b = 0; b < f->blocks(); ++b) {
-        block.resize(static_cast<std::size_t>(f->block_count(b)) * info.entry_bytes);
-        f->read_block(b, block.data());
-        const char* in = block.data();
-        for (std::int64_t p = f->block_first(b), e = p + f->block_count(b); p < e; ++p, in += info.entry_bytes)
-          std::memcpy(t.local(order.to_index(p)), in, info.entry_bytes);
-      }
+    files::read_index_order(parts, order, info.entry_bytes, t.data);
   });
 }
 
