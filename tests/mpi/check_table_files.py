@@ -14,7 +14,8 @@ damaged: each kind of damage is named (file, block) at load and by
   - damage, each to a copy: a flipped byte in a block, in a part's header,
     in the block index, in the table header; a truncated part; a missing
     part; a part of another save; a missing header (a save that did not
-    finish); a table loaded as another entry type
+    finish); a table loaded as another entry type; a save inside a root
+    call (refused: saving is collective)
 
 usage: check_table_files.py MPIEXEC TABLE_FILES TASCELL_TABLE
 """
@@ -179,6 +180,9 @@ def main():
                 rc, out, err = mpi(1, "probe", d)
                 c.expect(rc == 3 and re.search(pattern, err), "damage 'block': probing names it", out + err)
 
+        rc, out, err = mpi(1, "save_inside", os.path.join(tmp, "inside"))
+        c.expect(rc == 0 and "OK refused" in out and "inside parallel work" in out
+                 and not os.path.exists(os.path.join(tmp, "inside")), "save inside a root call is refused", out + err)
         rc, out, err = mpi(2, "wrong_type", sound)
         c.expect(rc == 3 and len(re.findall(r"holds entries of type '\S+' \(8 bytes\); this table's type is 'm' "
                                             r"\(8 bytes\)", err)) >= 2, "load as another entry type", out + err)

@@ -10,6 +10,7 @@
 //            a scattered order, twice, checking each; the second pass is
 //            served by the cache when it holds every block
 //   wrong_type DIR   loads DIR as a table of another entry type: must throw
+//   save_inside DIR  t.save(DIR) inside a root call: refused (table_error)
 // Each prints "OK ..." on success; a table_file_error is printed on stderr
 // as "table_file_error: FILE: BLOCK: WHAT" and the program exits 3.
 #include <cstdint>
@@ -116,6 +117,15 @@ int main(int argc, char** argv) {
         auto s = f.stats();
         std::printf("OK probed %lld gets, %lld hits, %lld blocks read\n", static_cast<long long>(s.gets),
                     static_cast<long long>(s.hits), static_cast<long long>(s.blocks_read));
+      }
+    } else if (what == "save_inside") {
+      tascell::table<entry> t(n, how, "inside");
+      try {
+        tascell::root([&](tascell::ctx) { t.save(dir, o); });
+        std::fprintf(stderr, "WRONG: a save inside a root call was not refused\n");
+        return 1;
+      } catch (const tascell::table_error& e) {
+        std::printf("OK refused: %s\n", e.what());
       }
     } else if (what == "wrong_type") {
       auto t = tascell::table<std::uint64_t>::load(dir);
