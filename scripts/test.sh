@@ -60,7 +60,7 @@ for san in address thread; do
   cmake -S . -B "build/$san" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTASCELL_SANITIZE=$san \
     -DTASCELL_BUILD_BENCH=OFF -DTASCELL_BUILD_COMPILER=OFF -DTASCELL_TRANSLATOR="$translator" \
     -DTASCELL_WERROR=ON >/dev/null
-  cmake --build "build/$san" -j"$jobs" --target runtime_tests mpi_programs table_programs table_files tascell-table protocol_hunt lang_examples idioms
+  cmake --build "build/$san" -j"$jobs" --target runtime_tests mpi_programs table_programs table_files table_misuse table_misuse_debug tascell-table protocol_hunt lang_examples idioms
   run_tree "build/$san"
 done
 

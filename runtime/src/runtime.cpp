@@ -19,6 +19,7 @@
 #include "net/network.hpp"
 #include "net/registry.hpp"
 #include "tascell/incumbent.hpp"
+#include "tascell/detail/table_check.hpp"
 #include "tascell/detail/testing.hpp"
 #include "tascell/root.hpp"
 
@@ -607,7 +608,16 @@ void runtime::gather_stats(const run_stats& r) {
                  m);
 }
 
-void run_root(const root_call& call) { runtime::get().run_root(call); }
+void run_root(const root_call& call) {
+  // The tables' checking mode: a root call runs as rank 0, whatever the
+  // plain code before it acted as; that code's state comes back after it.
+  struct acting_as_root {
+    check_context saved = check_here;
+    acting_as_root() { check_here = {}; }
+    ~acting_as_root() { check_here = saved; }
+  } scope;
+  runtime::get().run_root(call);
+}
 
 std::atomic<bool> no_steal_back_for_testing{false};
 void steal_back_for_testing(bool on) { no_steal_back_for_testing.store(!on, std::memory_order_relaxed); }
@@ -655,7 +665,10 @@ worker_stats run_stats::total() const {
 
 run_stats last_stats() { return detail::runtime::get().last_stats(); }
 int workers() { return detail::runtime::get().size(); }
-int rank() { return detail::runtime::get().rank(); }
+int rank() {
+  detail::check_act_as_root();  // the tables' checking mode: the code after this acts as this rank
+  return detail::runtime::get().rank();
+}
 int processes() { return detail::runtime::get().processes(); }
 
 }  // namespace tascell

@@ -91,6 +91,26 @@ setting_field incumbent_spread() {
           }};
 }
 
+// TASCELL_TABLE_CHECK: auto (-1), off/0, on (3 owners) or a number of
+// owners from 2 to 1024.
+setting_field table_check() {
+  return {[](settings& s, std::string_view v) {
+            if (v == "auto") s.table_check = -1;
+            else if (v == "0" || v == "off" || v == "no") s.table_check = 0;
+            else if (v == "on" || v == "yes") s.table_check = 3;
+            else {
+              int k = 0;
+              auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), k);
+              if (v.empty() || ec != std::errc() || end != v.data() + v.size() || k < 2 || k > 1024) return false;
+              s.table_check = k;
+            }
+            return true;
+          },
+          [](const settings& s) {
+            return s.table_check < 0 ? std::string("auto") : std::to_string(s.table_check);
+          }};
+}
+
 std::string hardware_threads() {
   unsigned hw = std::thread::hardware_concurrency();
   return std::to_string(hw ? hw : 1);
@@ -168,6 +188,13 @@ std::vector<setting> make_table() {
        words(&settings::priority, {{"auto", msg_priority::automatic},
                                    {"realtime", msg_priority::realtime},
                                    {"normal", msg_priority::normal}})},
+      {"TASCELL_TABLE_CHECK", "auto",
+       "auto (on in a program compiled without optimisation), off (or 0), on (3 owners) or a number of "
+       "owners from 2 to 1024",
+       "with one process, make distributed tables check every access as if their entries were spread over "
+       "that many processes: a read, write or apply() that would fail on several processes fails here, at "
+       "once (docs/language.md, \"Checking tables on one process\")",
+       g::processes, table_check()},
   };
 }
 

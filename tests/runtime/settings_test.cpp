@@ -144,6 +144,16 @@ TEST(Settings, EveryWordOfASettingIsRead) {
     scoped_env e("TASCELL_NODE_REQUESTS", word);
     EXPECT_EQ(settings::from_environment().node_requests, want) << word;
   }
+  EXPECT_EQ(s.table_check, -1);  // the default: auto
+  for (auto [word, want] : {std::pair{"auto", -1}, std::pair{"off", 0}, std::pair{"0", 0}, std::pair{"no", 0},
+                            std::pair{"on", 3}, std::pair{"yes", 3}, std::pair{"2", 2}, std::pair{"1024", 1024}}) {
+    scoped_env f("TASCELL_TABLE_CHECK", word);
+    EXPECT_EQ(settings::from_environment().table_check, want) << word;
+  }
+  for (const char* bad : {"1", "1025", "-3", "x", "3x"}) {
+    scoped_env f("TASCELL_TABLE_CHECK", bad);
+    EXPECT_THROW(settings::from_environment(), tascell::config_error) << bad;
+  }
 }
 
 TEST(Settings, GoodValuesAreRead) {
@@ -206,7 +216,7 @@ TEST(SettingTable, EveryEntryRefusesABadValueNamingTheVariableTheValueAndWhatIsA
       {"TASCELL_WAIT", "yield"},        {"TASCELL_WATCHDOG", "-1"},        {"TASCELL_TRACE_RECORDS", "999"},
       {"TASCELL_HELP", "please"},       {"TASCELL_MPI", "yes"},            {"TASCELL_REMOTE_VICTIM", "near"},
       {"TASCELL_REMOTE_GIVER", "first"}, {"TASCELL_INCUMBENT", "lifeline"}, {"TASCELL_MSG_LOOP", "fast"},
-      {"TASCELL_NODE_REQUESTS", "shm"}, {"TASCELL_MSG_PRIORITY", "high"},
+      {"TASCELL_NODE_REQUESTS", "shm"}, {"TASCELL_MSG_PRIORITY", "high"}, {"TASCELL_TABLE_CHECK", "1"},
   };
   for (const setting& e : setting_table()) {
     if (std::string(e.name) == "TASCELL_TRACE") continue;

@@ -42,6 +42,7 @@
 
 #include "tascell/detail/holds_address.hpp"
 #include "tascell/detail/macros.hpp"
+#include "tascell/detail/table_check.hpp"
 #include "tascell/detail/table_core.hpp"
 #include "tascell/table_file.hpp"
 
@@ -82,8 +83,13 @@ class index_space {
 
   class iterator {
    public:
-    iterator(const detail::table_shape* s, std::int64_t pos) : s_(s), pos_(pos) {}
-    std::int64_t operator*() const { return s_->to_index(pos_); }
+    iterator(const detail::table_shape* s, std::int64_t pos, const detail::table_core* acts = nullptr)
+        : s_(s), pos_(pos), acts_(acts) {}
+    std::int64_t operator*() const {
+      std::int64_t i = s_->to_index(pos_);
+      if (acts_) [[unlikely]] detail::check_act_as(*acts_, i);  // the checking mode: act as i's owner
+      return i;
+    }
     iterator& operator++() {
       ++pos_;
       return *this;
@@ -94,15 +100,19 @@ class index_space {
    private:
     const detail::table_shape* s_;
     std::int64_t pos_;
+    const detail::table_core* acts_;
   };
-  iterator begin() const { return {&t_.shape(), from_}; }
+  iterator begin() const { return {&t_.shape(), from_, acts_}; }
   iterator end() const { return {&t_.shape(), to_}; }
 
-  // Only this process's positions (local_indices()).
+  // Only this process's positions (local_indices()). In the tables'
+  // checking mode (one process) every position, each index making the code
+  // act as its owner (detail/table_check.hpp).
   index_space local() const {
     index_space s = *this;
     s.from_ = t_.shape().first_pos(t_.shape().rank);
     s.to_ = t_.shape().end_pos(t_.shape().rank);
+    if (t_.core().checking()) s.acts_ = &t_.core();
     return s;
   }
   std::int64_t from() const { return from_; }
@@ -115,6 +125,7 @@ class index_space {
   index_space(const table<T>& t, std::int64_t from, std::int64_t to) : t_(t), from_(from), to_(to) {}
   table<T> t_;
   std::int64_t from_ = 0, to_ = 0;
+  const detail::table_core* acts_ = nullptr;
 };
 
 template <class T>
@@ -133,13 +144,20 @@ class table {
   // handle made here is collective too (each process waits for the others
   // to reach it); its copies can go at any time.
   explicit table(std::int64_t n, spread how = spread::block, const char* name = nullptr)
-      : core_(detail::make_table(n, how, sizeof(T), alignof(T), name)), life_(core_->id) {}
+      : core_(detail::make_table(n, how, sizeof(T), alignof(T), name, debug_build())), life_(core_->id) {}
 
   std::int64_t size() const { return core_->shape.n; }
   const detail::table_shape& shape() const { return core_->shape; }
   // The rank that holds entry i.
   int owner(std::int64_t i) const { return core_->shape.owner_of_pos(pos_of(i)); }
-  bool is_local(std::int64_t i) const { return core_->owns(pos_of(i)); }
+  // In the tables' checking mode: true, and the code after it acts as i's
+  // owner (detail/table_check.hpp).
+  bool is_local(std::int64_t i) const {
+    if (core_->owns(pos_of(i))) [[likely]]
+      return true;
+    if (core_->checking()) detail::check_act_as(*core_, i);
+    return core_->checking();
+  }
   const std::string& name() const { return core_->name; }
 
   index_space<T> indices() const { return {*this, 0, size()}; }
@@ -157,16 +175,19 @@ class table {
   // parallel work, write through apply().
   T& operator[](std::int64_t i) {
     std::int64_t pos = pos_of(i);
-    if (!core_->owns(pos)) [[unlikely]]
-      detail::table_fail(*core_, i, "is owned by rank " + std::to_string(owner(i)) +
-                                        ": a process holds only its own entries (read another's with get(i), "
-                                        "update it with apply())");
+    if (!core_->owns(pos)) [[unlikely]] {
+      if (core_->checking()) detail::check_write(*core_, i);
+      else
+        detail::table_fail(*core_, i, "is owned by rank " + std::to_string(owner(i)) +
+                                          ": a process holds only its own entries (read another's with get(i), "
+                                          "update it with apply())");
+    }
     return entry(pos);
   }
   // Any entry, wherever it lives (a message to its owner, and a wait).
   T get(std::int64_t i) const {
     std::int64_t pos = pos_of(i);
-    if (core_->owns(pos)) return (*this)[i];
+    if (core_->owns(pos) || core_->checking()) return entry(pos);
     if (win_ && win_->covers(pos)) return (*this)[i];
     auto w = detail::fetch_window(*core_, pos, pos + 1);
     T v;
@@ -202,6 +223,11 @@ class table {
     static_assert(sizeof(U) <= 4096, "a table update is at most 4 KiB (it travels in batches of 32 KiB)");
     std::int64_t pos = pos_of(i);
     if (core_->owns(pos)) [[likely]] {
+      core_->template update_one<T>(pos, u);
+      return;
+    }
+    if (core_->checking()) [[unlikely]] {
+      detail::check_apply(*core_, i);
       core_->template update_one<T>(pos, u);
       return;
     }
@@ -264,6 +290,10 @@ class table {
   // Entry i at position pos, not this process's: from the window, fetched
   // now if the piece may read it.
   const char* carried(std::int64_t i, std::int64_t pos) const {
+    if (core_->checking()) {
+      detail::check_read(*core_, i);
+      return core_->local(pos);
+    }
     if (!(win_ && win_->covers(pos)) && pos >= may_lo_ && pos < may_hi_)
       win_ = detail::fetch_window(*core_, may_lo_, may_hi_);
     if (win_ && win_->covers(pos))
@@ -272,6 +302,14 @@ class table {
                        "is owned by rank " + std::to_string(owner(i)) +
                            " and this piece of work does not carry it (read it with get(i), or iterate over the "
                            "table's indices())");
+  }
+  // Compiled without optimisation: the checking mode's default.
+  static constexpr bool debug_build() {
+#ifdef __OPTIMIZE__
+    return false;
+#else
+    return true;
+#endif
   }
   TASCELL_INLINE std::int64_t pos_of(std::int64_t i) const {
     if (static_cast<std::uint64_t>(i) >= static_cast<std::uint64_t>(core_->shape.n)) [[unlikely]]

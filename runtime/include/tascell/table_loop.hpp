@@ -36,12 +36,30 @@ struct index_body {
   template <class... A>
     requires std::is_invocable_v<Body&, std::int64_t, A&&...>
   TASCELL_INLINE void operator()(std::int64_t pos, const table_shape& s, A&&... a) {
+    if (tables_checked.load(std::memory_order_relaxed)) [[unlikely]]
+      return checked(s, s.to_index(pos), std::forward<A>(a)...);
     body(s.to_index(pos), std::forward<A>(a)...);
   }
   template <class... A>
     requires std::is_invocable_v<Body&, ctx, std::int64_t, A&&...>
   TASCELL_INLINE void operator()(ctx c, std::int64_t pos, const table_shape& s, A&&... a) {
+    if (tables_checked.load(std::memory_order_relaxed)) [[unlikely]]
+      return checked_with(c, s, s.to_index(pos), std::forward<A>(a)...);
     body(c, s.to_index(pos), std::forward<A>(a)...);
+  }
+
+ private:
+  // The tables' checking mode (detail/table_check.hpp): the iteration is
+  // known while it runs.
+  template <class... A>
+  [[gnu::noinline]] void checked(const table_shape& s, std::int64_t i, A&&... a) {
+    iteration_check here(s, i);
+    body(i, std::forward<A>(a)...);
+  }
+  template <class... A>
+  [[gnu::noinline]] void checked_with(ctx c, const table_shape& s, std::int64_t i, A&&... a) {
+    iteration_check here(s, i);
+    body(c, i, std::forward<A>(a)...);
   }
 };
 

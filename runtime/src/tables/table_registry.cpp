@@ -15,6 +15,7 @@
 
 #include "../net/network.hpp"
 #include "../runtime.hpp"
+#include "tascell/detail/table_check.hpp"
 #include "tascell/remote_error.hpp"
 
 TASCELL_EXCEPTION(tascell::table_error)
@@ -117,7 +118,7 @@ std::shared_ptr<table_core> find_table(std::uint32_t id) {
 }
 
 std::shared_ptr<table_core> make_table(std::int64_t n, tascell::spread how, std::size_t entry_bytes, std::size_t entry_align,
-                                       const char* name) {
+                                       const char* name, bool debug) {
   runtime& rt = runtime::get();
   auto t = std::make_shared<table_core>();
   t->name = name ? name : "";
@@ -126,6 +127,11 @@ std::shared_ptr<table_core> make_table(std::int64_t n, tascell::spread how, std:
   t->entry_bytes = entry_bytes;
   t->first = t->shape.first_pos(t->shape.rank);
   t->local_n = t->shape.local_count();
+  t->owned_n = t->local_n;
+  if (int owners = check_owners_for_new_table(debug)) {
+    t->check = table_shape(n, how, owners, 0);
+    t->owned_n = 0;
+  }
   std::size_t bytes = static_cast<std::size_t>(t->shape.local_count()) * entry_bytes;
   // Zeroed pages, mapped when first touched.
   if (entry_align <= alignof(std::max_align_t)) {

@@ -124,6 +124,15 @@ struct table_core : std::enable_shared_from_this<table_core> {
   char* data = nullptr;         // local_n entries
   std::int64_t first = 0;       // this process's first position
   std::int64_t local_n = 0;     // shape.local_count()
+  // The positions owns() answers for: local_n, or 0 in the checking mode
+  // (every access then takes the checked path: table_check.hpp).
+  std::int64_t owned_n = 0;
+  // The checking mode (one process playing several owners): the owners'
+  // shape, procs >= 2; procs == 1 when the mode is off.
+  table_shape check;
+  bool checking() const { return check.procs > 1; }
+  // Entry i's owner in the checking mode.
+  int check_owner(std::int64_t i) const { return check.owner_of_pos(check.to_pos(i)); }
   bool guarded = false;         // several workers in this process
   std::uint32_t sub_shift = 0;  // a sub-block: 2^sub_shift positions
   std::int64_t subs = 1;        // sub-blocks
@@ -149,7 +158,7 @@ struct table_core : std::enable_shared_from_this<table_core> {
   void unlock_sub(std::int64_t s) { locks[static_cast<std::size_t>(s)].held.store(0, std::memory_order_release); }
   char* local(std::int64_t pos) { return data + static_cast<std::size_t>(pos - first) * entry_bytes; }
   bool owns(std::int64_t pos) const {
-    return static_cast<std::uint64_t>(pos - first) < static_cast<std::uint64_t>(local_n);
+    return static_cast<std::uint64_t>(pos - first) < static_cast<std::uint64_t>(owned_n);
   }
   // One update of an own entry, applied at once: under its sub-block's
   // lock.
@@ -193,8 +202,10 @@ std::uint64_t register_table_op(const char* type_name, table_op_fn fn, std::uint
 // Makes this process's part of a table: collective, every process makes
 // its tables in the same order with the same size and spread; returns when
 // every process has made it (throws table_error naming what differs).
+// `debug`: the program was compiled without optimisation (the checking
+// mode's default, table_check.hpp).
 std::shared_ptr<table_core> make_table(std::int64_t n, tascell::spread how, std::size_t entry_bytes, std::size_t entry_align,
-                                       const char* name);
+                                       const char* name, bool debug = false);
 // The table with this id in this process (a handle that travelled).
 std::shared_ptr<table_core> find_table(std::uint32_t id);
 // The handle that made table `id` goes: collective, like making it; returns
