@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Distributed tables on the four-piece endgame (lang-examples/retro.tcpp
 KQKR): the analysis on 1 x 1, 2 processes x 1 worker and 1 x 2, the
-layouts interleaved in every round (the machine is shared and noisy), and
-per process: the bytes of table entries it holds, its peak memory, and the
+layouts interleaved in every round (the machine is shared and noisy),
+beside the sequential solver over plain arrays (tests/endgames, the same
+algorithm, built by the same driver with the same flags), and per
+process: the bytes of table entries it holds, its peak memory, and the
 updates it sent per batch.
 
 usage: retro_bench.py [--tascellxx PATH] [--reps N] [--endgame KQKR]
@@ -45,6 +47,18 @@ def run(binary, endgame, procs, workers):
     return seconds, held, [(int(u), int(b)) for u, b in batches[-procs:]] if procs > 1 else []
 
 
+def run_plain(binary, endgame):
+    """The sequential push solver over plain arrays (tests/endgames), the
+    same algorithm, started like 1 x 1 (mpirun -np 1: bound to a core)."""
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    r = subprocess.run(["mpirun", "-np", "1", binary, "--no-pull", endgame], capture_output=True, text=True, env=env,
+                       timeout=1200)
+    m = re.search(endgame + r" \(dtm\): .*push ([0-9.]+) s", r.stdout)
+    if r.returncode != 0 or not m:
+        sys.exit(f"plain solver: failed (exit {r.returncode})\n{(r.stdout + r.stderr)[-3000:]}")
+    return float(m.group(1))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--tascellxx", default=os.path.join(ROOT, "build", "release", "compiler", "driver", "tascell++"))
@@ -55,21 +69,33 @@ def main():
         binary = os.path.join(tmp, "retro")
         subprocess.run([a.tascellxx, "-O2", os.path.join(ROOT, "lang-examples", "retro.tcpp"), "-o", binary],
                        check=True)
+        # The plain-array solver, built by the same driver with the same flags.
+        plain = os.path.join(tmp, "solve_endgames")
+        subprocess.run([a.tascellxx, "-O2", "-I", os.path.join(ROOT, "lang-examples"),
+                        os.path.join(ROOT, "tests", "endgames", "solve_endgames.cpp"), "-o", plain], check=True)
+        plain_times, over_plain = [], []
         times = {l: [] for l in LAYOUTS}
         ratios = {l: [] for l in LAYOUTS}
         held, per_batch = {}, {}
         for rnd in range(a.reps):
             base = None
+            p = run_plain(plain, a.endgame)
+            plain_times.append(p)
+            print(f"round {rnd + 1}: plain arrays, sequential: push {p:.2f} s", flush=True)
             for l in LAYOUTS:
                 s, h, b = run(binary, a.endgame, *l)
                 times[l].append(s)
                 if l == (1, 1):
                     base = s
+                    over_plain.append(s / p)
                 ratios[l].append(base / s)
                 held[l] = h
                 per_batch.setdefault(l, []).extend(u / max(n, 1) for u, n in b)
                 print(f"round {rnd + 1}: {l[0]} x {l[1]}: analysis {s:.2f} s, speedup {base / s:.2f}", flush=True)
         print(f"\n{a.endgame}, {a.reps} rounds (layouts interleaved):")
+        print(f"  plain arrays: {statistics.median(plain_times):.2f} s ({min(plain_times):.2f}-{max(plain_times):.2f}); "
+              f"1 x 1 on tables / plain, each round: {statistics.median(over_plain):.2f} "
+              f"({min(over_plain):.2f}-{max(over_plain):.2f})")
         for l in LAYOUTS:
             t, r = times[l], ratios[l]
             line = (f"  {l[0]} x {l[1]}: {statistics.median(t):.2f} s ({min(t):.2f}-{max(t):.2f}), "

@@ -144,7 +144,9 @@ class table {
   // handle made here is collective too (each process waits for the others
   // to reach it); its copies can go at any time.
   explicit table(std::int64_t n, spread how = spread::block, const char* name = nullptr)
-      : core_(detail::make_table(n, how, sizeof(T), alignof(T), name, debug_build())), life_(core_->id) {}
+      : core_(detail::make_table(n, how, sizeof(T), alignof(T), name, debug_build())), life_(core_->id) {
+    cache();
+  }
 
   std::int64_t size() const { return core_->shape.n; }
   const detail::table_shape& shape() const { return core_->shape; }
@@ -153,7 +155,7 @@ class table {
   // In the tables' checking mode: true, and the code after it acts as i's
   // owner (detail/table_check.hpp).
   bool is_local(std::int64_t i) const {
-    if (core_->owns(pos_of(i))) [[likely]]
+    if (mine(pos_of(i))) [[likely]]
       return true;
     if (core_->checking()) detail::check_act_as(*core_, i);
     return core_->checking();
@@ -166,16 +168,16 @@ class table {
   // Entry i: this process's own, or one the running piece carries.
   TASCELL_INLINE const T& operator[](std::int64_t i) const {
     std::int64_t pos = pos_of(i);
-    if (core_->owns(pos)) [[likely]]
+    if (mine(pos)) [[likely]]
       return entry(pos);
-    return *reinterpret_cast<const T*>(carried(i, pos));
+    return *reinterpret_cast<const T*>(carried(core_.get(), win_.at, may_lo_, may_hi_, i, pos));
   }
   // Entry i of this process, to read or write (plain code, e.g. setting a
   // table up: `for (long i : t.local_indices()) t[i] = ...`). Inside
   // parallel work, write through apply().
   T& operator[](std::int64_t i) {
     std::int64_t pos = pos_of(i);
-    if (!core_->owns(pos)) [[unlikely]] {
+    if (!mine(pos)) [[unlikely]] {
       if (core_->checking()) detail::check_write(*core_, i);
       else
         detail::table_fail(*core_, i, "is owned by rank " + std::to_string(owner(i)) +
@@ -187,8 +189,8 @@ class table {
   // Any entry, wherever it lives (a message to its owner, and a wait).
   T get(std::int64_t i) const {
     std::int64_t pos = pos_of(i);
-    if (core_->owns(pos) || core_->checking()) return entry(pos);
-    if (win_ && win_->covers(pos)) return (*this)[i];
+    if (mine(pos) || core_->checking()) return entry(pos);
+    if (win().get() && win()->covers(pos)) return (*this)[i];
     auto w = detail::fetch_window(*core_, pos, pos + 1);
     T v;
     std::memcpy(static_cast<void*>(&v), w->bytes.data(), sizeof(T));
@@ -222,16 +224,11 @@ class table {
     static_assert(std::is_invocable_v<const U&, T&>, "a table update is called as u(entry&)");
     static_assert(sizeof(U) <= 4096, "a table update is at most 4 KiB (it travels in batches of 32 KiB)");
     std::int64_t pos = pos_of(i);
-    if (core_->owns(pos)) [[likely]] {
+    if (mine(pos)) [[likely]] {
       core_->template update_one<T>(pos, u);
       return;
     }
-    if (core_->checking()) [[unlikely]] {
-      detail::check_apply(*core_, i);
-      core_->template update_one<T>(pos, u);
-      return;
-    }
-    detail::post_update(*core_, core_->shape.owner_of_pos(pos), detail::table_op<T, U>::id, pos, &u, sizeof(U));
+    apply_elsewhere(core_.get(), i, pos, u);
   }
 
   // Collective, between root calls: every process writes its entries into
@@ -266,19 +263,26 @@ class table {
     std::uint32_t id = 0;
     a(id);
     core_ = detail::find_table(id);
-    win_.reset();
+    cache();
+    win() = nullptr;
     may_lo_ = may_hi_ = 0;
   }
+  // A copy for a block of a loop's iterations (table_loop.hpp), which lives
+  // in the block's frame while this handle lives on: it takes no reference
+  // count, its window is this handle's (what it fetches stays here), and
+  // no call takes its address, so the compiler keeps what the accesses
+  // need in registers across the calls of the body.
+  TASCELL_INLINE table borrowed() const { return table(borrow{}, *this); }  // made in place: never copied
   detail::table_core& core() const { return *core_; }
   // The entries at positions [lo, hi) (of one process) as a window ...
-  void carry(std::shared_ptr<const detail::table_window> w) { win_ = std::move(w); }
+  void carry(std::shared_ptr<const detail::table_window> w) { win() = std::move(w); }
   // ... or only the right to read them: fetched from their owner at the
   // first read of one of them (a piece of a loop over the indices that
   // went to another process: only the tables its iterations read travel).
   void may_read(std::int64_t lo, std::int64_t hi) {
     may_lo_ = lo;
     may_hi_ = hi;
-    win_.reset();
+    win() = nullptr;
   }
   std::int64_t may_lo() const { return may_lo_; }
   std::int64_t may_hi() const { return may_hi_; }
@@ -286,22 +290,62 @@ class table {
  private:
   // This process's entry at position pos (the entry size known here: no
   // multiplication by a size read from the table).
-  TASCELL_INLINE T& entry(std::int64_t pos) const { return reinterpret_cast<T*>(core_->data)[pos - core_->first]; }
+  TASCELL_INLINE T& entry(std::int64_t pos) const { return data_[pos - first_]; }
+  // This process's entry at pos (the fast path's test: owns(), from the
+  // handle's own copy of the table's constants).
+  TASCELL_INLINE bool mine(std::int64_t pos) const {
+    return static_cast<std::uint64_t>(pos - first_) < static_cast<std::uint64_t>(owned_);
+  }
+  void cache() {
+    data_ = reinterpret_cast<T*>(core_->data);
+    first_ = core_->first;
+    owned_ = core_->owned_n;
+    n_ = core_->shape.n;
+    permuted_ = core_->shape.permuted();
+  }
   // Entry i at position pos, not this process's: from the window, fetched
   // now if the piece may read it.
-  const char* carried(std::int64_t i, std::int64_t pos) const {
-    if (core_->checking()) {
-      detail::check_read(*core_, i);
-      return core_->local(pos);
+  // (Static, given the parts it needs, so that a handle's address is not
+  // taken by the slow path of every read: borrowed().)
+  static const char* carried(detail::table_core* core, std::shared_ptr<const detail::table_window>* win,
+                             std::int64_t may_lo, std::int64_t may_hi, std::int64_t i, std::int64_t pos) {
+    if (core->checking()) {
+      detail::check_read(*core, i);
+      return core->local(pos);
     }
-    if (!(win_ && win_->covers(pos)) && pos >= may_lo_ && pos < may_hi_)
-      win_ = detail::fetch_window(*core_, may_lo_, may_hi_);
-    if (win_ && win_->covers(pos))
-      return win_->bytes.data() + static_cast<std::size_t>(pos - win_->lo) * sizeof(T);
-    detail::table_fail(*core_, i,
-                       "is owned by rank " + std::to_string(owner(i)) +
+    auto& w = *win;
+    if (!(w && w->covers(pos)) && pos >= may_lo && pos < may_hi) w = detail::fetch_window(*core, may_lo, may_hi);
+    if (w && w->covers(pos)) return w->bytes.data() + static_cast<std::size_t>(pos - w->lo) * sizeof(T);
+    detail::table_fail(*core, i,
+                       "is owned by rank " + std::to_string(core->shape.owner_of_pos(pos)) +
                            " and this piece of work does not carry it (read it with get(i), or iterate over the "
                            "table's indices())");
+  }
+  std::shared_ptr<const detail::table_window>& win() const { return *win_.at; }
+  // apply() of another process's entry (or in the checking mode), out of
+  // the caller's code: the update's call site stays small enough for the
+  // compiler to inline what calls it, as with a plain array.
+  template <class U>
+  [[gnu::noinline]] static void apply_elsewhere(detail::table_core* core, std::int64_t i, std::int64_t pos,
+                                                const U& u) {
+    if (core->checking()) [[unlikely]] {
+      detail::check_apply(*core, i);
+      core->template update_one<T>(pos, u);
+      return;
+    }
+    detail::post_update(*core, core->shape.owner_of_pos(pos), detail::table_op<T, U>::id, pos, &u, sizeof(U));
+  }
+  struct borrow {};
+  TASCELL_INLINE table(borrow, const table& o)
+      : core_(std::shared_ptr<detail::table_core>(), o.core_.get()),
+        data_(o.data_),
+        first_(o.first_),
+        owned_(o.owned_),
+        n_(o.n_),
+        permuted_(o.permuted_),
+        may_lo_(o.may_lo_),
+        may_hi_(o.may_hi_) {
+    win_.at = o.win_.at;
   }
   // Compiled without optimisation: the checking mode's default.
   static constexpr bool debug_build() {
@@ -312,13 +356,30 @@ class table {
 #endif
   }
   TASCELL_INLINE std::int64_t pos_of(std::int64_t i) const {
-    if (static_cast<std::uint64_t>(i) >= static_cast<std::uint64_t>(core_->shape.n)) [[unlikely]]
+    if (static_cast<std::uint64_t>(i) >= static_cast<std::uint64_t>(n_)) [[unlikely]]
       detail::table_out_of_range(*core_, i);
-    return core_->shape.to_pos(i);
+    return permuted_ ? core_->shape.to_pos(i) : i;
   }
   std::shared_ptr<detail::table_core> core_;
+  // The table's constants, copied from core_ (they never change): read
+  // from the handle, not through the pointer.
+  T* data_ = nullptr;
+  std::int64_t first_ = 0, owned_ = 0, n_ = 0;
+  bool permuted_ = false;
   // Entries of another process this copy of the handle reads (a piece's).
-  mutable std::shared_ptr<const detail::table_window> win_;
+  // Where they are: this handle's own, or (a borrowed copy) the handle's
+  // it borrows.
+  struct window_slot {
+    std::shared_ptr<const detail::table_window> own;
+    std::shared_ptr<const detail::table_window>* at = &own;
+    window_slot() = default;
+    window_slot(const window_slot& o) : own(*o.at) {}
+    window_slot& operator=(const window_slot& o) {
+      if (this != &o) own = *o.at, at = &own;
+      return *this;
+    }
+  };
+  mutable window_slot win_;
   std::int64_t may_lo_ = 0, may_hi_ = 0;
   // Last: it goes first, while the entries are still here.
   detail::table_life life_;

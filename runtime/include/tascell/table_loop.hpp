@@ -29,6 +29,23 @@
 
 namespace tascell::detail {
 
+template <class T> struct is_table : std::false_type {};
+template <class T> struct is_table<table<T>> : std::true_type {};
+
+// What a block of a table loop passes its body for a parameter: a table
+// borrowed (table::borrowed), a small trivially copyable input copied, so
+// that the compiler sees values of the block's own, which the calls in the
+// body cannot change, and keeps them in registers; anything else as it is.
+template <class X>
+TASCELL_INLINE decltype(auto) block_local(X&& x) {
+  using V = std::remove_cvref_t<X>;
+  if constexpr (is_table<V>::value) return x.borrowed();
+  else if constexpr (std::is_const_v<std::remove_reference_t<X>> && std::is_trivially_copyable_v<V> &&
+                     sizeof(V) <= 16)
+    return V(x);
+  else return std::forward<X>(x);
+}
+
 // The user's body, called with the index of a position.
 template <class Body>
 struct index_body {
@@ -36,35 +53,64 @@ struct index_body {
   template <class... A>
     requires std::is_invocable_v<Body&, std::int64_t, A&&...>
   TASCELL_INLINE void operator()(std::int64_t pos, const table_shape& s, A&&... a) {
-    if (tables_checked.load(std::memory_order_relaxed)) [[unlikely]]
-      return checked(s, s.to_index(pos), std::forward<A>(a)...);
-    body(s.to_index(pos), std::forward<A>(a)...);
+    operator()(iterations{pos, pos + 1}, s, a...);
+  }
+  // A block of positions, for a body that takes no ctx (loop_site's block
+  // bodies: the block runs in a function of its own, as a plain loop, so
+  // that a loop that mostly skips its positions costs what the sequential
+  // loop does). The tables and small inputs the body takes are the block's
+  // own (block_local), so they stay in registers across the body's calls.
+  // Three loops, each in a function of its own so that the usual one (one
+  // process: positions are indices) has no register spent on the others:
+  // positions that are a permutation of the indices (hashed, several
+  // processes), and the tables' checking mode (detail/table_check.hpp),
+  // where the iteration is known while it runs and the state before the
+  // block comes back if an exception leaves it.
+  template <class... A>
+    requires std::is_invocable_v<Body&, std::int64_t, A&&...>
+  TASCELL_INLINE void operator()(iterations its, const table_shape& s, A&&... a) {
+    auto run = [&](auto&&... local) TASCELL_LAMBDA_INLINE {
+      if (tables_checked.load(std::memory_order_relaxed)) [[unlikely]]
+        checked_block(its, s, local...);
+      else if (s.permuted())
+        permuted_block(its, s, local...);
+      else
+        for (std::int64_t pos = its.first; pos < its.end; ++pos) body(pos, local...);
+    };
+    run(block_local(a)...);
+  }
+  template <class... L>
+  [[gnu::noinline]] void permuted_block(iterations its, const table_shape& s, L&... local) {
+    const table_shape shape = s;
+    for (std::int64_t pos = its.first; pos < its.end; ++pos) body(shape.to_index(pos), local...);
+  }
+  template <class... L>
+  [[gnu::noinline]] void checked_block(iterations its, const table_shape& s, L&... local) {
+    check_context before = check_here;
+    try {
+      for (std::int64_t pos = its.first; pos < its.end; ++pos) {
+        std::int64_t i = s.to_index(pos);
+        check_here = {true, s.n, s.how, i, -1};
+        body(i, local...);
+      }
+    } catch (...) {
+      check_here = before;
+      throw;
+    }
+    check_here = before;
   }
   template <class... A>
     requires std::is_invocable_v<Body&, ctx, std::int64_t, A&&...>
   TASCELL_INLINE void operator()(ctx c, std::int64_t pos, const table_shape& s, A&&... a) {
-    if (tables_checked.load(std::memory_order_relaxed)) [[unlikely]]
-      return checked_with(c, s, s.to_index(pos), std::forward<A>(a)...);
-    body(c, s.to_index(pos), std::forward<A>(a)...);
-  }
-
- private:
-  // The tables' checking mode (detail/table_check.hpp): the iteration is
-  // known while it runs.
-  template <class... A>
-  [[gnu::noinline]] void checked(const table_shape& s, std::int64_t i, A&&... a) {
-    iteration_check here(s, i);
-    body(i, std::forward<A>(a)...);
-  }
-  template <class... A>
-  [[gnu::noinline]] void checked_with(ctx c, const table_shape& s, std::int64_t i, A&&... a) {
-    iteration_check here(s, i);
+    std::int64_t i = s.to_index(pos);
+    if (tables_checked.load(std::memory_order_relaxed)) [[unlikely]] {
+      iteration_check here(s, i);
+      body(c, i, std::forward<A>(a)...);
+      return;
+    }
     body(c, i, std::forward<A>(a)...);
   }
 };
-
-template <class T> struct is_table : std::false_type {};
-template <class T> struct is_table<table<T>> : std::true_type {};
 
 // The tables a piece reads where it goes: every captured table of the
 // loop's shape, for the positions of its iterations (fetched at the first
