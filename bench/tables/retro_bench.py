@@ -53,7 +53,7 @@ def run_plain(binary, endgame):
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     r = subprocess.run(["mpirun", "-np", "1", binary, "--no-pull", endgame], capture_output=True, text=True, env=env,
                        timeout=1200)
-    m = re.search(endgame + r" \(dtm\): .*push ([0-9.]+) s", r.stdout)
+    m = re.search(endgame + r" \(DTM\): .*push ([0-9.]+) s", r.stdout)
     if r.returncode != 0 or not m:
         sys.exit(f"plain solver: failed (exit {r.returncode})\n{(r.stdout + r.stderr)[-3000:]}")
     return float(m.group(1))
