@@ -611,11 +611,7 @@ void runtime::gather_stats(const run_stats& r) {
 void run_root(const root_call& call) {
   // The tables' checking mode: a root call runs as rank 0, whatever the
   // plain code before it acted as; that code's state comes back after it.
-  struct acting_as_root {
-    check_context saved = check_here;
-    acting_as_root() { check_here = {}; }
-    ~acting_as_root() { check_here = saved; }
-  } scope;
+  check_scope as_root{check_context{}};
   runtime::get().run_root(call);
 }
 

@@ -50,11 +50,6 @@ TASCELL_INLINE decltype(auto) block_local(X&& x) {
 template <class Body>
 struct index_body {
   [[no_unique_address]] Body body;
-  template <class... A>
-    requires std::is_invocable_v<Body&, std::int64_t, A&&...>
-  TASCELL_INLINE void operator()(std::int64_t pos, const table_shape& s, A&&... a) {
-    operator()(iterations{pos, pos + 1}, s, a...);
-  }
   // A block of positions, for a body that takes no ctx (loop_site's block
   // bodies: the block runs in a function of its own, as a plain loop, so
   // that a loop that mostly skips its positions costs what the sequential
@@ -64,8 +59,8 @@ struct index_body {
   // process: positions are indices) has no register spent on the others:
   // positions that are a permutation of the indices (hashed, several
   // processes), and the tables' checking mode (detail/table_check.hpp),
-  // where the iteration is known while it runs and the state before the
-  // block comes back if an exception leaves it.
+  // where the iteration is known while it runs. (A body that takes no ctx
+  // always runs in blocks: loop_site's block bodies.)
   template <class... A>
     requires std::is_invocable_v<Body&, std::int64_t, A&&...>
   TASCELL_INLINE void operator()(iterations its, const table_shape& s, A&&... a) {
@@ -86,25 +81,18 @@ struct index_body {
   }
   template <class... L>
   [[gnu::noinline]] void checked_block(iterations its, const table_shape& s, L&... local) {
-    check_context before = check_here;
-    try {
-      for (std::int64_t pos = its.first; pos < its.end; ++pos) {
-        std::int64_t i = s.to_index(pos);
-        check_here = {true, s.n, s.how, i, -1};
-        body(i, local...);
-      }
-    } catch (...) {
-      check_here = before;
-      throw;
+    for (std::int64_t pos = its.first; pos < its.end; ++pos) {
+      std::int64_t i = s.to_index(pos);
+      check_scope here(s, i);
+      body(i, local...);
     }
-    check_here = before;
   }
   template <class... A>
     requires std::is_invocable_v<Body&, ctx, std::int64_t, A&&...>
   TASCELL_INLINE void operator()(ctx c, std::int64_t pos, const table_shape& s, A&&... a) {
     std::int64_t i = s.to_index(pos);
     if (tables_checked.load(std::memory_order_relaxed)) [[unlikely]] {
-      iteration_check here(s, i);
+      check_scope here(s, i);
       body(c, i, std::forward<A>(a)...);
       return;
     }

@@ -43,15 +43,17 @@ inline thread_local check_context check_here;
 // Some table of this process is in the checking mode (set when it is made).
 inline std::atomic<bool> tables_checked{false};
 
-// An iteration of a loop over a table's indices, while it runs.
-class iteration_check {
+// The thread's state set to `now` while the scope lasts (an iteration of
+// a loop over a table's indices; a root call, which runs as rank 0), and
+// the one before it back at its end, also when an exception leaves it.
+class check_scope {
  public:
-  iteration_check(const table_shape& s, std::int64_t index) : saved_(check_here) {
-    check_here = {true, s.n, s.how, index, -1};
-  }
-  ~iteration_check() { check_here = saved_; }
-  iteration_check(const iteration_check&) = delete;
-  iteration_check& operator=(const iteration_check&) = delete;
+  explicit check_scope(const check_context& now) : saved_(check_here) { check_here = now; }
+  // An iteration of a loop over a table of shape s, at index i.
+  check_scope(const table_shape& s, std::int64_t i) : check_scope(check_context{true, s.n, s.how, i, -1}) {}
+  ~check_scope() { check_here = saved_; }
+  check_scope(const check_scope&) = delete;
+  check_scope& operator=(const check_scope&) = delete;
 
  private:
   check_context saved_;
