@@ -49,10 +49,10 @@ void check_write(const table_core& t, std::int64_t i) {
   int me = c.in_iteration ? c.acting : acting_owner();
   if (me >= 0 && owner == me) return;
   refuse(t, i,
-         std::string(" and the code writing it runs as ") +
+         std::string(" and the code using it (t[i] of a table it may write) runs as ") +
              (me >= 0 ? "rank " + std::to_string(me) : std::string("an iteration of a loop over a table")) +
-             ": a process holds only its own entries (write them in a loop over t.local_indices() or after "
-             "t.is_local(i); update another's with apply() inside a @task)");
+             ": a process holds only its own entries (use them in a loop over t.local_indices() or after "
+             "t.is_local(i); read another's with get(i), update it with apply() inside a @task)");
 }
 
 void check_apply(const table_core& t, std::int64_t i) {
