@@ -2,7 +2,8 @@
 // says the first that fails, with how to replay it. Each seed also chooses
 // the layout: 2-4 processes, 1-2 workers each, requests through shared
 // memory or by message, the sum of a tree or a branch and bound with
-// incumbents spread along lifelines. The test suite runs 10,000 seeds (sim.protocol);
+// incumbents spread along lifelines, and from seed 192 on, in half the
+// seeds, a distributed table every leaf updates. The test suite runs 10,000 seeds (sim.protocol);
 // a hunt runs millions: protocol_hunt --from 1 --count 5000000.
 #include <CLI/CLI.hpp>
 
@@ -27,6 +28,11 @@ tascell::sim::config layout(std::uint64_t seed, int depth) {
   // piece's own point: wide, shallow trees give such pieces more often.
   if (c.cancels) c.branch = 4;
   c.depth = c.cancels ? std::max(2, depth - 3) : depth;
+  // Half the seeds from 192 on: every leaf updates a distributed table
+  // (seeds below keep the interleavings of the bugs they were found with).
+  c.tables = (seed / 192) % 2 == 1;
+  c.hashed = (seed / 384) % 2 == 1;
+  c.batch_updates = 1 + static_cast<int>((seed / 7) % 4);
   return c;
 }
 
@@ -51,7 +57,8 @@ int main(int argc, char** argv) {
   }
   auto start = std::chrono::steady_clock::now();
   std::uint64_t steps = 0, remote = 0, batches = 0, stops = 0, cancels = 0, taken = 0, mailed = 0, early = 0, early_improved = 0,
-                results = 0, results_here = 0;
+                results = 0, results_here = 0, updates = 0, update_batches = 0, fences_deferred = 0,
+                locks_preempted = 0, table_seeds = 0;
   for (std::uint64_t s = from; s < from + count; ++s) {
     tascell::sim::config c = layout(s, depth);
     c.root_calls = root_calls;
@@ -68,12 +75,18 @@ int main(int argc, char** argv) {
     stops += o.remote_stops;
     cancels += o.remote_cancels;
     taken += o.remote_cancels_taken;
+    updates += o.table_updates;
+    update_batches += o.update_batches;
+    fences_deferred += o.fences_deferred;
+    locks_preempted += o.locks_preempted;
+    table_seeds += c.tables ? 1 : 0;
     if (one)
       std::printf("seed %llu: %d processes x %d workers, %s: %llu steps, %llu batches, %llu pieces ran in "
                   "another process\n",
                   static_cast<unsigned long long>(s), c.processes, c.workers,
                   (std::string(c.shared ? "requests through shared memory" : "requests by message") +
-                   (c.incumbents ? ", incumbents" : c.throws ? ", a leaf throws" : c.cancels ? ", a search that cancels" : ""))
+                   (c.incumbents ? ", incumbents" : c.throws ? ", a leaf throws" : c.cancels ? ", a search that cancels" : "") +
+                   (c.tables ? c.hashed ? ", a hashed table" : ", a block table" : ""))
                       .c_str(),
                   static_cast<unsigned long long>(o.steps), static_cast<unsigned long long>(o.batches),
                   static_cast<unsigned long long>(o.remote_pieces));
@@ -96,14 +109,19 @@ int main(int argc, char** argv) {
               "(%llu sent through the thief's mailbox, %llu results back through the victim's ring, %llu of "
               "them taken by a worker at its join), "
               "%llu of them stopped there, %llu cancellations sent up (%llu cancelled a @dowork there), %llu "
-              "incumbent improvements held for a root call not yet begun (%llu improved an incumbent then); %.1f s\n",
+              "incumbent improvements held for a root call not yet begun (%llu improved an incumbent then); "
+              "%llu seeds with a table: %llu updates sent to other processes in %llu batches, %llu fences "
+              "answered after the updates before them waited, %llu local updates preempted holding their lock; %.1f s\n",
               static_cast<unsigned long long>(count), static_cast<unsigned long long>(from),
               static_cast<unsigned long long>(from + count - 1), static_cast<unsigned long long>(steps),
               static_cast<unsigned long long>(batches), static_cast<unsigned long long>(remote),
               static_cast<unsigned long long>(mailed), static_cast<unsigned long long>(results),
               static_cast<unsigned long long>(results_here),
               static_cast<unsigned long long>(stops), static_cast<unsigned long long>(cancels), static_cast<unsigned long long>(taken),
-              static_cast<unsigned long long>(early), static_cast<unsigned long long>(early_improved), secs);
+              static_cast<unsigned long long>(early), static_cast<unsigned long long>(early_improved),
+              static_cast<unsigned long long>(table_seeds), static_cast<unsigned long long>(updates),
+              static_cast<unsigned long long>(update_batches), static_cast<unsigned long long>(fences_deferred),
+              static_cast<unsigned long long>(locks_preempted), secs);
   if (remote == 0) {
     std::printf("FAILED: no piece ever ran in another process\n");
     return 1;
@@ -126,6 +144,13 @@ int main(int argc, char** argv) {
   if (count >= 2000 && (cancels == 0 || taken == 0)) {
     std::printf("FAILED: no cancellation was ever sent up to another process and taken there (the searches "
                 "should)\n");
+    return 1;
+  }
+  // The table protocol's waits: a fence behind updates that wait for a
+  // sub-block's lock (several workers) or for the one worker to apply them.
+  if (count >= 2000 && (updates == 0 || fences_deferred == 0 || locks_preempted == 0)) {
+    std::printf("FAILED: no table update was sent to another process, no fence waited for the updates before "
+                "it, or no local update was preempted holding its lock\n");
     return 1;
   }
   if (count >= 2000 && stops == 0) {

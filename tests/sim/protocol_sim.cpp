@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <cstdlib>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <new>
@@ -18,6 +20,7 @@
 #include "net/shared_requests.hpp"
 #include "settings.hpp"
 #include "tascell/detail/entry.hpp"
+#include "tascell/detail/table_core.hpp"
 #include "tascell/wire.hpp"
 #include "worker.hpp"
 
@@ -123,6 +126,18 @@ struct sim_worker {
   bool asking = false;     // a request out, waiting for `reply`
   bool tried_local = false;
   bool help_other = false;  // at a join: steal back or take other work, in turn
+  // config::tables: its batches being filled, one per process
+  // (tables/update_sender.cpp's), and a settle under way.
+  struct destination {
+    std::string buf;
+    std::uint32_t count = 0;
+    bool sent = false;  // handed a batch since the last settle
+  };
+  std::vector<destination> to;
+  std::vector<std::uint64_t> unsettled;  // leaves whose updates went to other processes since the last settle
+  bool settling = false;
+  std::unique_ptr<std::atomic<bool>> fence_done = std::make_unique<std::atomic<bool>>(false);
+  std::function<void()> then;  // what the worker does once settled
 };
 
 struct link final : net::transport {
@@ -148,6 +163,7 @@ struct process final : net::host {
   bool ended_local = false, over = false;
   bool begun = false;  // this process has begun the current root call (config::late_begin)
   std::string outcome;
+  std::shared_ptr<detail::table_core> table;  // config::tables: this process's part
   link ln;
   std::unique_ptr<net::network> net;
 
@@ -186,6 +202,13 @@ struct world {
   std::map<std::pair<int, std::uint64_t>, int> runs;  // (giver's rank, its handle) -> times started
   sim_worker* stepping = nullptr;  // the worker whose step is under way
   int preempted = 0;
+  // config::tables, this root call: updates issued and applied, by leaf;
+  // the leaves whose updates each piece issued, and those its giver had
+  // issued to other processes before giving it, by (giver's rank, serial).
+  std::map<std::uint64_t, int> issued, applied;
+  std::map<std::pair<int, std::uint64_t>, std::vector<std::uint64_t>> piece_updates, before_give;
+  std::vector<std::uint64_t> expected_entries;  // by position, over all root calls
+  std::uint64_t locks_preempted = 0;
   // Shared memory: one object per process, its file and size.
   std::vector<char*> objects;
   std::vector<int> fds;
@@ -194,7 +217,126 @@ struct world {
   std::uint64_t roll(std::uint64_t n) { return n ? rng() % n : 0; }
   bool any_step(sim_worker* except);
   void worker_step(sim_worker& s);
+  bool leaf_update(sim_worker& s, std::uint64_t id);
 };
+
+world* current = nullptr;
+
+// --- config::tables: the table every leaf adds to ---
+
+constexpr std::uint32_t sim_table_id = 1;
+constexpr std::uint32_t update_bytes = 16;  // the leaf's id and what it adds
+
+std::pair<int, std::uint64_t> piece_key(const process& p, const tree_task* t);
+
+// The update type, as table.hpp's apply() registers one: run by the
+// owner's worker (its own entries, or what its message thread hands it) or
+// by the owner's message thread.
+void apply_leaf_updates(detail::table_core& t, const char* records, std::uint32_t count) {
+  world& wd = *current;
+  for (std::uint32_t k = 0; k < count; ++k) {
+    const char* rec = records + static_cast<std::size_t>(k) * (sizeof(std::int64_t) + update_bytes);
+    std::int64_t pos;
+    std::uint64_t leaf, add;
+    std::memcpy(&pos, rec, sizeof pos);
+    std::memcpy(&leaf, rec + 8, sizeof leaf);
+    std::memcpy(&add, rec + 16, sizeof add);
+    if (!t.owns(pos))
+      throw sim_failure("rank " + std::to_string(t.shape.rank) + " applied the update of leaf " + std::to_string(leaf) +
+                        " to position " + std::to_string(pos) + ", which it does not hold");
+    if (wd.issued[leaf] == 0)
+      throw sim_failure("rank " + std::to_string(t.shape.rank) + " applied an update of leaf " + std::to_string(leaf) +
+                        " that was not issued in this root call");
+    if (++wd.applied[leaf] > wd.issued[leaf])
+      throw sim_failure("the update of leaf " + std::to_string(leaf) + " was applied twice (rank " +
+                        std::to_string(t.shape.rank) + ")");
+    std::uint64_t v;
+    std::memcpy(&v, t.local(pos), sizeof v);
+    v += add;
+    std::memcpy(t.local(pos), &v, sizeof v);
+  }
+}
+const std::uint64_t leaf_op = detail::register_table_op("tascell::sim::leaf_update", &apply_leaf_updates, update_bytes);
+
+void hand_batch(sim_worker& s, int owner) {
+  sim_worker::destination& d = s.to[static_cast<std::size_t>(owner)];
+  // One run (net/table_protocol.hpp): table id, count, update type, update
+  // size; then the records.
+  std::string b(4 + 4 + 8 + 4, '\0');
+  std::memcpy(b.data(), &sim_table_id, 4);
+  std::memcpy(b.data() + 4, &d.count, 4);
+  std::memcpy(b.data() + 8, &leaf_op, 8);
+  std::memcpy(b.data() + 16, &update_bytes, 4);
+  b += d.buf;
+  s.p->net->tables().hand(owner, std::move(b), d.count);
+  d.buf.clear();
+  d.count = 0;
+  d.sent = true;
+}
+
+// update_sender.cpp's settle_updates, in steps: hands what it holds, sends
+// the fences, and does `then` once every process it sent to has answered.
+void settle(sim_worker& s, std::function<void()> then) {
+  std::vector<int> dests;
+  for (std::size_t r = 0; r < s.to.size(); ++r) {
+    if (s.to[r].count > 0) hand_batch(s, static_cast<int>(r));
+    if (s.to[r].sent) dests.push_back(static_cast<int>(r));
+    s.to[r].sent = false;
+  }
+  if (dests.empty()) {
+    s.unsettled.clear();
+    return then();
+  }
+  s.fence_done->store(false, std::memory_order_relaxed);
+  s.p->net->tables().fence(dests, s.fence_done.get());
+  s.settling = true;
+  s.then = std::move(then);
+}
+
+// A leaf's update (table.hpp's apply()); false when its entry's sub-block
+// is locked by another worker of its process (preempted inside): the leaf
+// waits, as apply() spins.
+bool world::leaf_update(sim_worker& s, std::uint64_t id) {
+  process& p = *s.p;
+  detail::table_core& t = *p.table;
+  std::int64_t pos = t.shape.to_pos(static_cast<std::int64_t>(leaf_value(id) % static_cast<std::uint64_t>(t.shape.n)));
+  int owner = t.shape.owner_of_pos(pos);
+  std::uint64_t add = leaf_value(id) >> 20;
+  char rec[sizeof(std::int64_t) + update_bytes];
+  std::memcpy(rec, &pos, 8);
+  std::memcpy(rec + 8, &id, 8);
+  std::memcpy(rec + 16, &add, 8);
+  std::int64_t sub = owner == p.rank && t.guarded ? t.sub_of(pos) : -1;
+  if (sub >= 0 && !t.try_lock_sub(sub)) return false;
+  ++issued[id];
+  expected_entries[static_cast<std::size_t>(pos)] += add;
+  for (std::size_t k = s.stack.size(); k-- > 0;)
+    if (s.stack[k]->piece) {
+      piece_updates[piece_key(p, s.stack[k]->piece)].push_back(id);
+      break;
+    }
+  if (owner == p.rank) {
+    if (sub >= 0 && preempted == 0 && roll(16) < static_cast<std::uint64_t>(c.preempt_claims)) {
+      // Preempted holding the lock: the message thread cannot apply what
+      // arrives for this sub-block meanwhile (a fence after it waits).
+      ++preempted;
+      ++locks_preempted;
+      std::uint64_t k = roll(120);
+      for (std::uint64_t j = 0; j < k; ++j) any_step(stepping);
+      --preempted;
+    }
+    apply_leaf_updates(t, rec, 1);
+    if (sub >= 0) t.unlock_sub(sub);
+    return true;
+  }
+  if (s.to.empty()) s.to.resize(ps.size());
+  sim_worker::destination& d = s.to[static_cast<std::size_t>(owner)];
+  d.buf.append(rec, sizeof rec);
+  ++d.count;
+  s.unsettled.push_back(id);
+  if (d.count >= static_cast<std::uint32_t>(c.batch_updates)) hand_batch(s, owner);
+  return true;
+}
 
 void link::send(int to, std::string batch) {
   wd->flight[static_cast<std::size_t>(rank)][static_cast<std::size_t>(to)].push_back(std::move(batch));
@@ -229,14 +371,27 @@ bool begin_request(sim_worker& s, worker_impl* v, tree_task* wanted) {
   return true;
 }
 
+// A piece by its giver's rank and serial, the same in every process.
+std::pair<int, std::uint64_t> piece_key(const process& p, const tree_task* t) {
+  return t->from_rank >= 0 ? std::make_pair(t->from_rank, t->from_handle) : std::make_pair(p.rank, t->serial);
+}
+
 void start_piece(sim_worker& s, tree_task* t) {
   world& wd = *s.p->wd;
-  std::pair<int, std::uint64_t> key =
-      t->from_rank >= 0 ? std::make_pair(t->from_rank, t->from_handle) : std::make_pair(s.p->rank, t->serial);
+  std::pair<int, std::uint64_t> key = piece_key(*s.p, t);
   if (++wd.runs[key] > 1)
     throw sim_failure("piece " + std::to_string(key.second) + " of rank " + std::to_string(key.first) +
                       " started twice");
-  if (t->from_rank >= 0) ++wd.remote_pieces;
+  if (t->from_rank >= 0) {
+    ++wd.remote_pieces;
+    s.p->net->tables().acquire_applied();
+  }
+  if (auto it = wd.before_give.find(key); it != wd.before_give.end())
+    for (std::uint64_t leaf : it->second)
+      if (wd.applied[leaf] == 0)
+        throw sim_failure("piece " + std::to_string(key.second) + " of rank " + std::to_string(key.first) +
+                          " started on rank " + std::to_string(s.p->rank) + " before the update of leaf " +
+                          std::to_string(leaf) + ", which its giver issued before giving it, was applied");
   auto f = std::make_unique<frame>();
   f->depth = t->depth;
   f->id = t->id;
@@ -374,21 +529,32 @@ bool take_stops(sim_worker& s) {
   return unwinding;
 }
 
+// serve.cpp's answer_request, once the piece may leave: a piece for a
+// posted request goes to the thief's mailbox.
+void answer(sim_worker& s, worker_impl* r, tree_task* t) {
+  bool proxy = r->remote_rank.load(std::memory_order_acquire) >= 0;
+  int mailed_to = t && proxy ? s.p->net->mail_piece(r, t) : -1;
+  if (detail::release_request(s.w, r, t ? static_cast<task*>(t) : detail::refused) && proxy) {
+    if (mailed_to >= 0) s.p->net->mail_sent(mailed_to);
+    else s.p->net->wake();
+  }
+}
+
 void serve(sim_worker& s) {
   worker_impl* w = s.w;
   w->attention.exchange(0, std::memory_order_acq_rel);
   bool unwinding = take_stops(s);
+  // serve_table_inbound: with one worker a process, what its message thread handed it.
+  if (s.p->table && s.p->net->tables().inbound_ready()) s.p->net->tables().serve_inbound();
   worker_impl* r = w->requester.load(std::memory_order_acquire);
   if (!r) return;
-  bool proxy = r->remote_rank.load(std::memory_order_acquire) >= 0;
   tree_task* t = unwinding ? nullptr : give(s, r);  // a piece about to be unwound gives nothing away
-  // As serve.cpp's answer_request: a piece for a posted request goes to the
-  // thief's mailbox.
-  int mailed_to = t && proxy ? s.p->net->mail_piece(r, t) : -1;
-  if (detail::release_request(w, r, t ? static_cast<task*>(t) : detail::refused) && proxy) {
-    if (mailed_to >= 0) s.p->net->mail_sent(mailed_to);
-    else s.p->net->wake();
+  if (t && s.p->table) {
+    // give.cpp: work given away comes after the updates issued so far.
+    s.p->wd->before_give[piece_key(*s.p, t)] = s.unsettled;
+    return settle(s, [&s, r, t] { answer(s, r, t); });
   }
+  answer(s, r, t);
 }
 
 void end_piece(sim_worker& s, tree_task* t, std::uint64_t result, std::exception_ptr error, bool completed) {
@@ -416,22 +582,29 @@ void finish_frame(sim_worker& s) {
   bool completed = !f->error && !f->aborted;
   if (f->piece && f->piece->from_rank >= 0 && f->piece->stop.load(std::memory_order_acquire)) ++s.p->wd->remote_stops;
   if (f->piece) {
+    // request.cpp: the piece is finished once its updates are applied.
+    if (s.p->table)
+      return settle(s, [&s, t = f->piece, acc = f->acc, error = f->error, completed] { end_piece(s, t, acc, error, completed); });
     end_piece(s, f->piece, f->acc, f->error, completed);
   } else if (!s.stack.empty()) {
     frame& parent = *s.stack.back();
     if (f->error && !parent.error) parent.error = f->error;
     else if (completed) parent.acc = combine(s.p->wd->c, parent.acc, f->acc);
-  } else {  // the root task (rank 0)
-    s.w->busy.store(false, std::memory_order_relaxed);
-    s.p->done = true;
-    s.p->outcome = std::to_string(f->acc);
-    if (f->error) {
-      try {
-        std::rethrow_exception(f->error);
-      } catch (const std::exception& e) {
-        s.p->outcome = std::string("error: ") + e.what();
+  } else {  // the root task (rank 0): it ends once its updates are applied
+    auto end_root = [&s, acc = f->acc, error = f->error] {
+      s.w->busy.store(false, std::memory_order_relaxed);
+      s.p->done = true;
+      s.p->outcome = std::to_string(acc);
+      if (error) {
+        try {
+          std::rethrow_exception(error);
+        } catch (const std::exception& e) {
+          s.p->outcome = std::string("error: ") + e.what();
+        }
       }
-    }
+    };
+    if (s.p->table) return settle(s, end_root);
+    end_root();
   }
 }
 
@@ -488,7 +661,16 @@ void world::worker_step(sim_worker& s) {
   worker_impl* w = s.w;
   sim_worker* outer = stepping;
   stepping = &s;
-  if (w->attention.load(std::memory_order_relaxed)) {
+  if (s.settling) {
+    // settle_updates' wait: it applies what its message thread hands it.
+    if (s.p->net->tables().inbound_ready()) s.p->net->tables().serve_inbound();
+    if (s.fence_done->load(std::memory_order_acquire)) {
+      s.settling = false;
+      s.unsettled.clear();
+      std::function<void()> then = std::move(s.then);
+      then();
+    }
+  } else if (w->attention.load(std::memory_order_relaxed)) {
     serve(s);
   } else if (s.asking) {
     task* t = w->reply.load(std::memory_order_acquire);
@@ -502,10 +684,16 @@ void world::worker_step(sim_worker& s) {
     frame& f = *s.stack.back();
     if (f.error || f.aborted) stop_frame(s, f);
     if (f.next < f.end) {
-      std::int64_t i = f.next++;
+      std::int64_t i = f.next;
       std::uint64_t id = child_id(f.id, c.branch, i);
       process& p = *s.p;
-      if (c.incumbents && best_below[id] <= p.best) {
+      bool pruned = c.incumbents && best_below[id] <= p.best;
+      if (c.tables && f.depth + 1 == c.depth && !pruned && !leaf_update(s, id)) {
+        stepping = outer;
+        return;  // its entry's sub-block is locked: this leaf again next step
+      }
+      ++f.next;
+      if (pruned) {
         // pruned: nothing below can improve the incumbent
       } else if (f.depth + 1 == c.depth && c.incumbents) {
         std::uint64_t v = leaf_score(id);
@@ -532,6 +720,12 @@ void world::worker_step(sim_worker& s) {
     } else {
       for (tree_task* t : f.given) {
         if (t->merged || !t->done.load(std::memory_order_acquire)) continue;
+        if (auto it = piece_updates.find({s.p->rank, t->serial}); it != piece_updates.end())
+          for (std::uint64_t leaf : it->second)
+            if (applied[leaf] == 0)
+              throw sim_failure("piece " + std::to_string(t->serial) + " of rank " + std::to_string(s.p->rank) +
+                                " was seen done at its join before the update of leaf " + std::to_string(leaf) +
+                                ", issued in it, was applied");
         if (t->error && !f.error) f.error = t->error;
         if (t->completed) f.acc = combine(c, f.acc, t->result);
         t->merged = true;
@@ -571,8 +765,6 @@ bool world::any_step(sim_worker* except) {
   }
   return true;
 }
-
-world* current = nullptr;
 
 // A worker claiming an armed request is preempted between looking and
 // claiming: other steps run meanwhile (not nested).
@@ -633,8 +825,29 @@ void make_processes(world& wd) {
     }
     p->net = std::make_unique<net::network>(*p, cfg, p->ln, p->rank, c.processes);
     if (c.shared) p->net->share_requests_for_testing(wd.objects);
+    if (c.tables) {
+      // table_registry.cpp's make_table, but this process's own (several
+      // processes share the test's registry): the same id everywhere.
+      auto t = std::make_shared<detail::table_core>();
+      t->id = sim_table_id;
+      t->name = "sim";
+      t->shape = detail::table_shape(c.table_entries, c.hashed ? tascell::spread::hashed : tascell::spread::block,
+                                     c.processes, p->rank);
+      t->entry_bytes = sizeof(std::uint64_t);
+      t->first = t->shape.first_pos(p->rank);
+      t->local_n = t->owned_n = t->shape.local_count();
+      t->data = static_cast<char*>(std::calloc(static_cast<std::size_t>(std::max<std::int64_t>(t->local_n, 1)), 8));
+      t->guarded = c.workers > 1;
+      while ((t->local_n >> t->sub_shift) > 256 || (std::int64_t{1} << t->sub_shift) < 1024) ++t->sub_shift;
+      t->subs = std::max<std::int64_t>(1, (t->local_n + (std::int64_t{1} << t->sub_shift) - 1) >> t->sub_shift);
+      t->locks = std::make_unique<detail::table_core::sub_lock[]>(static_cast<std::size_t>(t->subs));
+      p->table = t;
+      p->net->tables().find_tables_for_testing(
+          [t](std::uint32_t id) { return id == t->id ? t : std::shared_ptr<detail::table_core>(); });
+    }
     p->net->attach();
   }
+  if (c.tables) wd.expected_entries.assign(static_cast<std::size_t>(c.table_entries), 0);
 }
 
 void destroy(world& wd) {
@@ -692,6 +905,7 @@ outcome run(const config& c) {
             p->outcome.clear();
             for (auto& s : p->workers_) s.w->hungry.store(false, std::memory_order_relaxed);
             p->net->begin_root();
+            if (p->table) p->net->tables().worker_in(true);
           }
       };
       begin_due();
@@ -709,10 +923,12 @@ outcome run(const config& c) {
         for (auto& p : wd.ps) {
           if (p->done && !p->ended_local) {
             bool idle = true;
-            for (auto& s : p->workers_) idle = idle && s.stack.empty() && !s.asking;
+            for (auto& s : p->workers_) idle = idle && s.stack.empty() && !s.asking && !s.settling;
             if (idle) {
               p->ended_local = true;
               p->net->local_root_end(p->rank == 0 ? p->outcome : std::string());
+              // runtime.cpp: once this process's workers are done.
+              if (p->table) p->net->tables().worker_in(false);
             }
           }
           if (p->ended_local && !p->over) {
@@ -742,6 +958,30 @@ outcome run(const config& c) {
           throw sim_failure("root call " + std::to_string(call + 1) + ": rank " + std::to_string(p->rank) +
                             "'s incumbent is " + std::to_string(p->best) + " at the end, the best leaf " + want);
       }
+      if (c.tables) {
+        // Every update issued in the call is applied at its end, once, and
+        // every entry is what the updates issued for it add up to.
+        for (auto [leaf, n] : wd.issued)
+          if (wd.applied[leaf] != n)
+            throw sim_failure("root call " + std::to_string(call + 1) + " ended before the update of leaf " +
+                              std::to_string(leaf) + " was applied");
+        for (auto& p : wd.ps) {
+          detail::table_core& t = *p->table;
+          for (std::int64_t pos = t.first; pos < t.first + t.local_n; ++pos) {
+            std::uint64_t v;
+            std::memcpy(&v, t.local(pos), sizeof v);
+            if (v != wd.expected_entries[static_cast<std::size_t>(pos)])
+              throw sim_failure("root call " + std::to_string(call + 1) + ": rank " + std::to_string(p->rank) +
+                                "'s entry at position " + std::to_string(pos) + " is " + std::to_string(v) +
+                                ", the updates issued for it add up to " +
+                                std::to_string(wd.expected_entries[static_cast<std::size_t>(pos)]));
+          }
+        }
+        wd.issued.clear();
+        wd.applied.clear();
+        wd.piece_updates.clear();
+        wd.before_give.clear();
+      }
     }
   } catch (const sim_failure& e) {
     out.ok = false;
@@ -755,8 +995,12 @@ outcome run(const config& c) {
   out.remote_stops = wd.remote_stops;
   out.remote_cancels = wd.remote_cancels;
   out.remote_cancels_taken = wd.remote_cancels_taken;
+  out.locks_preempted = wd.locks_preempted;
   for (auto& p : wd.ps)
     if (p->net) {
+      out.table_updates += static_cast<std::uint64_t>(p->net->tables().updates_sent());
+      out.update_batches += static_cast<std::uint64_t>(p->net->tables().update_batches_sent());
+      out.fences_deferred += static_cast<std::uint64_t>(p->net->tables().fences_deferred());
       out.mailed += static_cast<std::uint64_t>(p->net->pieces_mailed());
       out.results_mailed += static_cast<std::uint64_t>(p->net->results_mailed());
       out.results_here += static_cast<std::uint64_t>(p->net->results_taken_by_workers());

@@ -12,7 +12,8 @@
 // steal_protocol::post_request). One seed replays one interleaving exactly.
 //
 // Checked after every step: no piece runs twice. At the end of every root
-// call: rank 0's answer is the sequential one. And the run must end
+// call: rank 0's answer is the sequential one. With config::tables, the
+// table protocol too (net/table_protocol.hpp): see there. And the run must end
 // within a number of steps: a lost piece or a request nobody answers ends
 // it as a hang, with every process's SIGUSR1 dump on stderr.
 #pragma once
@@ -45,6 +46,24 @@ struct config {
   // cancellation goes up through pieces whose own point it is (CANCEL_UP
   // to other processes). Every process must end with "found".
   bool cancels = false;
+  // Distributed tables (tascell/table.hpp, net/table_protocol.hpp): every
+  // leaf visited adds to an entry of a table spread over the processes, as
+  // apply() does: at once when the entry is its process's (under its
+  // sub-block's lock with several workers; a worker may be preempted while
+  // it holds one), else into its worker's batch for the owner, handed to the
+  // message thread every `batch_updates` updates; a worker settles (hands
+  // what it holds, sends a fence to each process it sent to, and waits for
+  // the answers, applying what its message thread hands it meanwhile) at
+  // the end of a piece, before a piece it gives leaves it, and at the end
+  // of the root task. Checked: every update is applied once, at its owner;
+  // when a join sees a piece done, every update issued in it has been
+  // applied; a piece starts after every update its giver issued before
+  // giving it; and at the end of each root call every process's entries
+  // are the sums of the updates issued for them.
+  bool tables = false;
+  int table_entries = 61;
+  bool hashed = false;     // the hashed spread (else block)
+  int batch_updates = 3;   // a worker hands a batch over at this many updates
   std::uint64_t seed = 1;
   std::uint64_t max_steps = 3'000'000;
   // How often a worker that claims an armed request is preempted between
@@ -71,6 +90,10 @@ struct outcome {
   std::uint64_t remote_stops = 0;   // pieces stopped (STOP) in a process other than their giver's
   std::uint64_t remote_cancels = 0;  // cancellations sent up to another process (CANCEL_UP)
   std::uint64_t remote_cancels_taken = 0;  // ... that cancelled a @dowork there
+  std::uint64_t table_updates = 0;     // updates sent to other processes (config::tables)
+  std::uint64_t update_batches = 0;    // ... in this many batches
+  std::uint64_t fences_deferred = 0;   // fences answered only once the updates before them were applied
+  std::uint64_t locks_preempted = 0;   // local updates preempted while holding their sub-block's lock
 };
 
 outcome run(const config& c);

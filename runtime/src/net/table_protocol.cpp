@@ -172,6 +172,8 @@ bool table_protocol::take_handed() {
   return true;
 }
 
+std::shared_ptr<table_core> table_protocol::find(std::uint32_t id) const { return find_ ? find_(id) : table_by_id(id); }
+
 void table_protocol::fail(int from, const std::string& what) {
   loop_.fatal("distributed table: " + what + " (a message from rank " + std::to_string(from) + ")");
   std::abort();  // fatal() does not return
@@ -196,7 +198,7 @@ void table_protocol::for_each_run(int from, std::string_view batch, bool check_p
     auto count = runs.get<std::uint32_t>("a count of updates");
     auto op = runs.get<std::uint64_t>("an update type");
     auto bytes = runs.get<std::uint32_t>("an update's size");
-    if (!t || t->id != id) t = table_by_id(id);
+    if (!t || t->id != id) t = find(id);
     if (!t) fail(from, "updates for table #" + std::to_string(id) + ", which this process does not have (not made yet, or gone)");
     const table_op_info* info = table_op_by_id(op);
     if (!info || info->update_bytes != bytes)
@@ -263,10 +265,12 @@ void table_protocol::receive_batch(int from, std::string_view batch) {
 }
 
 void table_protocol::receive_fence(int from, std::uint64_t token) {
-  if (worker_applies() && applied_in_.load(std::memory_order_acquire) < handed_in_)
+  if (worker_applies() && applied_in_.load(std::memory_order_acquire) < handed_in_) {
     worker_fences_.push_back({from, token, handed_in_});
-  else
+    ++fences_deferred_;
+  } else {
     fence_after_staged(from, token);
+  }
 }
 
 void table_protocol::worker_in(bool in) {
@@ -396,8 +400,12 @@ void table_protocol::on_fence(int from, reader& r) {
 }
 
 void table_protocol::fence_after_staged(int from, std::uint64_t token) {
-  if (staged_.empty()) ack_fence(from, token);
-  else deferred_fences_.emplace_back(from, token);
+  if (staged_.empty()) {
+    ack_fence(from, token);
+  } else {
+    deferred_fences_.emplace_back(from, token);
+    ++fences_deferred_;
+  }
 }
 
 void table_protocol::ack_fence(int from, std::uint64_t token) {
@@ -422,7 +430,7 @@ void table_protocol::on_read(int from, reader& r) {
   auto id = r.get<std::uint32_t>("a table id");
   auto lo = r.get<std::int64_t>("a position");
   auto hi = r.get<std::int64_t>("a position");
-  std::shared_ptr<table_core> t = table_by_id(id);
+  std::shared_ptr<table_core> t = find(id);
   if (!t) fail(from, "a read of table #" + std::to_string(id) + ", which this process does not have");
   if (lo > hi || !t->owns(lo) || (hi > lo && !t->owns(hi - 1)))
     fail(from, "a read of entries " + t->describe() + " does not hold here");

@@ -45,6 +45,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -128,6 +129,13 @@ class table_protocol {
   // process: nothing else orders them in this one).
   void acquire_applied() const { (void)updates_applied_.load(std::memory_order_acquire); }
   std::int64_t fences_sent() const { return fences_sent_.load(std::memory_order_relaxed); }
+  // Fences answered only later: the updates before them waited for a
+  // sub-block's lock, or for the one worker to apply them.
+  std::int64_t fences_deferred() const { return fences_deferred_; }
+
+  // Several processes in one test process (tests/sim): this process's
+  // tables by id, instead of the process-wide registry.
+  void find_tables_for_testing(std::function<std::shared_ptr<table_core>(std::uint32_t)> f) { find_ = std::move(f); }
 
  private:
   struct item {
@@ -141,6 +149,7 @@ class table_protocol {
     std::int64_t lo = 0, hi = 0;
   };
   void push(item it);
+  std::shared_ptr<table_core> find(std::uint32_t id) const;
   [[noreturn]] void fail(int from, const std::string& what);
 
   outbox& out_;
@@ -226,6 +235,9 @@ class table_protocol {
     std::int64_t batches;  // answered once applied_in_ reaches it
   };
   std::vector<fence_after_worker> worker_fences_;
+
+  std::function<std::shared_ptr<table_core>(std::uint32_t)> find_;  // find_tables_for_testing
+  std::int64_t fences_deferred_ = 0;  // message thread
 
   std::atomic<int> waiting_{0};
   std::atomic<std::int64_t> updates_sent_{0}, batches_sent_{0}, updates_applied_{0}, fences_sent_{0};
