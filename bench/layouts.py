@@ -29,7 +29,7 @@ tascell++ compiles translated code with -falign-functions=64 (decisions.md,
 translated program's functions by whole lines (main by 0 or 64 bytes) and
 only the sequential program's code within them; the table's `tcpp s`
 column shows the translated program's own time at each layout.
-`--tcpp-flags=-falign-functions=16` builds it as before that choice, its
+`--tcpp-flags="-falign-functions=16 -falign-loops=16"` builds it as before that choice, its
 code moving with the padding too.
 
 Every answer is checked against the problem's known answer. Standard
@@ -111,7 +111,7 @@ def main():
     ap.add_argument("--reps", type=int, default=8, help="rounds (default 8)")
     ap.add_argument("--tascellxx", default=os.path.join(ROOT, "build", "release", "compiler", "driver", "tascell++"))
     ap.add_argument("--timeout", type=float, default=600)
-    ap.add_argument("--tcpp-flags", default="", help="more flags for tascell++ (e.g. -falign-functions=16)")
+    ap.add_argument("--tcpp-flags", default="", help="more flags for tascell++ (e.g. \"-falign-functions=16 -falign-loops=16\")")
     ap.add_argument("--json", help="write every sample here")
     a = ap.parse_args()
     if a.layouts < 1 or a.reps < 1:

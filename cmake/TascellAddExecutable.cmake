@@ -4,7 +4,7 @@
 # translated by tascellc (at build time, again whenever it changes) into
 # <build>/<name>.tascell/<stem>.cpp, parsed with the target's include
 # directories and compile definitions; other sources are compiled as they
-# are, the translated ones with -falign-functions=64 -falign-loops=16 as tascell++ does
+# are, the translated ones with -falign-functions=64 -falign-loops=64 as tascell++ does
 # (docs/decisions.md, "Translated code starts on a cache line"). The target
 # links tascell::runtime. Works in this project's build tree
 # and, through find_package(Tascell), from an installed prefix.
@@ -26,7 +26,7 @@ function(tascell_add_executable name)
         DEPENDS "${abs}" tascell::tascellc
         COMMENT "Translating ${src}"
         COMMAND_EXPAND_LISTS VERBATIM)
-      set_source_files_properties("${out}" PROPERTIES COMPILE_OPTIONS "-falign-functions=64;-falign-loops=16")
+      set_source_files_properties("${out}" PROPERTIES COMPILE_OPTIONS "-falign-functions=64;-falign-loops=64")
       list(APPEND sources "${out}")
     else()
       list(APPEND sources "${src}")

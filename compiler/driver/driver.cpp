@@ -16,9 +16,11 @@
 // command names an alignment of its own: every function then starts on a
 // cache line, so where its loops fall within the lines depends on its own
 // code only, not on what the linker put before it; and with
-// -falign-loops=16 unless it names one, so that a loop starts on a 16-byte
-// boundary, never at GCC's cheaper 8 (docs/decisions.md, "Translated code
-// starts on a cache line"). Plain C and C++ sources on the same command are
+// -falign-loops=64 unless it names one, so that a loop starts on a line
+// too, never where the function's prologue happens to end it (a stencil's
+// block loop took 1.23-1.27 of the sequential program 32 bytes into a
+// line, 0.98-0.99 aligned: docs/decisions.md, "Translated code starts on a
+// cache line"). Plain C and C++ sources on the same command are
 // compiled without them: the translated files are then compiled on their own.
 #include <sys/wait.h>
 #include <unistd.h>
@@ -208,7 +210,7 @@ int main(int argc, char** argv) {
   }
   std::vector<std::string> align;
   if (!serial && !has_align) align.push_back("-falign-functions=64");
-  if (!serial && !has_loop_align) align.push_back("-falign-loops=16");
+  if (!serial && !has_loop_align) align.push_back("-falign-loops=64");
   if (rc == 0 && plain_inputs && !translated.empty() && !align.empty() && !preprocess_only) {
     // With plain sources on the same command, the translated files are
     // compiled on their own with the alignment flags (an object each, or

@@ -5,8 +5,8 @@ starts on a cache line").
 Builds a .tcpp file with the tascell++ driver, as a user does, and checks
 that every function of it starts at an address that is a multiple of 64,
 and that the object's .text asks for 64-byte alignment; with
-`-falign-functions=16` on the command line the driver adds nothing (.text
-aligned at 16). Its loops are aligned on 16 bytes (the assembly's
+`-falign-functions=16 -falign-loops=16` on the command line the driver adds nothing (.text
+aligned at 16). Its loops are aligned on 64 bytes (the assembly's
 .p2align before them), unless the command names a loop alignment; a plain
 C++ file on the same command keeps the compiler's alignment. Then the
 function starts for a program built by CMake's tascell_add_executable (its
@@ -51,25 +51,28 @@ def main():
     failures = []
     with tempfile.TemporaryDirectory(prefix="tascell-align-") as tmp:
         inc = ["-I", os.path.dirname(os.path.abspath(source))]
-        for flags, want in (([], 64), (["-falign-functions=16"], 16)):
+        # (Loops aligned on 64 bytes align the section on 64 too: the
+        # command names both alignments to get 16.)
+        for flags, want in (([], 64), (["-falign-functions=16", "-falign-loops=16"], 16)):
             obj = os.path.join(tmp, "a.o")
             subprocess.run([tascellxx, "-O2", "-c"] + inc + flags + [source, "-o", obj], check=True)
             got = text_alignment(obj)
             print("tascell++ -O2 -c %s: .text aligned at %d (expected %d)" % (" ".join(flags), got, want))
             if got != want:
                 failures.append("tascell++ %s: .text aligned at %d, expected %d" % (" ".join(flags), got, want))
-        # Loops on 16 bytes: GCC's default pads a loop (and a jump target)
+        # Loops on a line: GCC's default pads a loop (and a jump target)
         # to 16 only within a few bytes (.p2align 4,,10, then .p2align 3);
-        # -falign-loops=16 pads a loop always (.p2align 4 before the loop's
-        # label, GCC's .p2align 3 after it), never with -falign-loops=8.
-        for flags, want in (([], True), (["-falign-loops=8"], False)):
+        # -falign-loops=64 pads a loop always (.p2align 6 before the loop's
+        # label, then GCC's own), never when the command names its own
+        # (-falign-loops=16).
+        for flags, want in (([], True), (["-falign-loops=16"], False)):
             asm = os.path.join(tmp, "a.s")
             subprocess.run([tascellxx, "-O2", "-S"] + inc + flags + [source, "-o", asm], check=True)
             text = open(asm).read()
-            forced = len(re.findall(r"^\s*\.p2align 4\n(\s*\.p2align 3\n)?\.L\d+:", text, re.M))
-            print("tascell++ -O2 -S %s: %d loops aligned on 16 bytes" % (" ".join(flags), forced))
+            forced = len(re.findall(r"^\s*\.p2align 6\n(\s*\.p2align \d(,,\d+)?\n)*\.L\d+:", text, re.M))
+            print("tascell++ -O2 -S %s: %d loops aligned on 64 bytes" % (" ".join(flags), forced))
             if (forced > 0) != want:
-                failures.append("tascell++ %s: %d loops aligned on 16 bytes" % (" ".join(flags), forced))
+                failures.append("tascell++ %s: %d loops aligned on 64 bytes" % (" ".join(flags), forced))
         # A plain C++ file on the same command keeps the compiler's own
         # alignment: the translated file is compiled on its own.
         plain = os.path.join(tmp, "plain.cpp")
