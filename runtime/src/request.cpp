@@ -146,12 +146,7 @@ void run_task(worker_impl* w, ctx base, task* t) {
     w->rt->net()->piece_finished(t, w);
     return;
   }
-  // The victim may free t as soon as `done` is set: touch nothing after it.
-  auto* victim = static_cast<worker_impl*>(t->victim);
-  bool alarm = t->error != nullptr || t->cancel_up.load(std::memory_order_relaxed);
-  if (alarm) t->origin->alarm.store(true, std::memory_order_release);
-  t->done.store(true, std::memory_order_release);
-  if (alarm) victim->attention.store(1, std::memory_order_release);
+  piece_done(t);
 }
 
 }  // namespace tascell::detail

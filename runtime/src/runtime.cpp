@@ -327,6 +327,52 @@ void runtime::finish_root(worker_impl* w) {
   finished_.fetch_add(1, std::memory_order_acq_rel);
 }
 
+namespace {
+
+// The network's running counts: read at a root call's start and end, the
+// call's figures are the differences.
+struct network_counts {
+  std::int64_t bytes = 0, messages = 0, batches = 0, wakeups = 0, posted = 0, worker_posted = 0, mailed = 0,
+               results_mailed = 0, pieces = 0, piece_bytes = 0, results = 0, result_bytes = 0, updates = 0,
+               update_batches = 0, applied = 0;
+  void read(net::network& n) {
+    bytes = n.bytes_sent();
+    messages = n.messages_sent();
+    batches = n.batches_sent();
+    wakeups = n.wakeups();
+    posted = n.requests_posted();
+    worker_posted = n.requests_posted_by_workers();
+    mailed = n.pieces_mailed();
+    results_mailed = n.results_mailed();
+    pieces = n.pieces_sent().count.load();
+    piece_bytes = n.pieces_sent().bytes.load();
+    results = n.results_sent().count.load();
+    result_bytes = n.results_sent().bytes.load();
+    updates = n.tables().updates_sent();
+    update_batches = n.tables().update_batches_sent();
+    applied = n.tables().updates_applied();
+  }
+  void since(const network_counts& b, run_stats& r) const {
+    r.bytes_sent = bytes - b.bytes;
+    r.messages_sent = messages - b.messages;
+    r.batches_sent = batches - b.batches;
+    r.wakeups = wakeups - b.wakeups;
+    r.shared_requests = posted - b.posted;
+    r.worker_requests = worker_posted - b.worker_posted;
+    r.mailed_pieces = mailed - b.mailed;
+    r.mailed_results = results_mailed - b.results_mailed;
+    r.pieces_sent = pieces - b.pieces;
+    r.piece_bytes = piece_bytes - b.piece_bytes;
+    r.results_sent = results - b.results;
+    r.result_bytes = result_bytes - b.result_bytes;
+    r.table_updates = updates - b.updates;
+    r.table_batches = update_batches - b.update_batches;
+    r.table_updates_applied = applied - b.applied;
+  }
+};
+
+}  // namespace
+
 void runtime::run_root(const root_call& call) {
   if (current_worker)
     throw std::logic_error(
@@ -343,23 +389,8 @@ void runtime::run_root(const root_call& call) {
   participants_.store(size(), std::memory_order_relaxed);
   finished_.store(0, std::memory_order_relaxed);
   auto start = std::chrono::steady_clock::now();
-  std::int64_t bytes_before = net_ ? net_->bytes_sent() : 0;
-  std::int64_t messages_before = net_ ? net_->messages_sent() : 0;
-  std::int64_t batches_before = net_ ? net_->batches_sent() : 0;
-  std::int64_t wakeups_before = net_ ? net_->wakeups() : 0;
-  std::int64_t posted_before = net_ ? net_->requests_posted() : 0;
-  std::int64_t worker_posted_before = net_ ? net_->requests_posted_by_workers() : 0;
-  std::int64_t mailed_before = net_ ? net_->pieces_mailed() : 0;
-  std::int64_t results_before = net_ ? net_->results_mailed() : 0;
-  auto figures = [&](const auto& f) { return std::pair{f.count.load(), f.bytes.load()}; };
-  std::pair<std::int64_t, std::int64_t> pieces_before{}, results_sent_before{};
-  if (net_) {
-    pieces_before = figures(net_->pieces_sent());
-    results_sent_before = figures(net_->results_sent());
-  }
-  std::int64_t updates_before = net_ ? net_->tables().updates_sent() : 0;
-  std::int64_t update_batches_before = net_ ? net_->tables().update_batches_sent() : 0;
-  std::int64_t applied_before = net_ ? net_->tables().updates_applied() : 0;
+  network_counts before;
+  if (net_) before.read(*net_);
   ++root_calls_;
   if (net_) {
     net_->take_steal_latencies();
@@ -452,23 +483,9 @@ void runtime::run_root(const root_call& call) {
   r.rank = rank();
   r.processes = processes();
   if (net_) {
-    r.bytes_sent = net_->bytes_sent() - bytes_before;
-    r.messages_sent = net_->messages_sent() - messages_before;
-    r.batches_sent = net_->batches_sent() - batches_before;
-    r.wakeups = net_->wakeups() - wakeups_before;
-    r.shared_requests = net_->requests_posted() - posted_before;
-    r.worker_requests = net_->requests_posted_by_workers() - worker_posted_before;
-    r.mailed_pieces = net_->pieces_mailed() - mailed_before;
-    r.mailed_results = net_->results_mailed() - results_before;
-    auto [pn, pb] = figures(net_->pieces_sent());
-    auto [rn, rb] = figures(net_->results_sent());
-    r.pieces_sent = pn - pieces_before.first;
-    r.piece_bytes = pb - pieces_before.second;
-    r.results_sent = rn - results_sent_before.first;
-    r.result_bytes = rb - results_sent_before.second;
-    r.table_updates = net_->tables().updates_sent() - updates_before;
-    r.table_batches = net_->tables().update_batches_sent() - update_batches_before;
-    r.table_updates_applied = net_->tables().updates_applied() - applied_before;
+    network_counts now;
+    now.read(*net_);
+    now.since(before, r);
     r.remote_steal_ns = net_->take_steal_latencies();
   }
   {

@@ -206,6 +206,19 @@ struct worker_impl : worker {
 
 inline worker_impl* impl(ctx c) { return static_cast<worker_impl*>(worker_of(c)); }
 
+// A piece has ended, for its victim (run_task when it ran here; the
+// message thread when its result came from another process): the alarm
+// of its point first when it ended with an exception or cancelled, `done`
+// last, then the victim's attention. The victim may free t as soon as it
+// sees `done`: nothing touches t after it.
+inline void piece_done(task* t) {
+  auto* victim = static_cast<worker_impl*>(t->victim);
+  bool alarm = t->error != nullptr || t->cancel_up.load(std::memory_order_relaxed);
+  if (alarm) t->origin->alarm.store(true, std::memory_order_release);
+  t->done.store(true, std::memory_order_release);
+  if (alarm) victim->attention.store(1, std::memory_order_release);
+}
+
 // Where a worker's node stack starts, in its region.
 inline constexpr std::uintptr_t stack_offset = (sizeof(worker_impl) + 63) & ~std::uintptr_t{63};
 inline char* stack_base(worker* w) { return reinterpret_cast<char*>(w) + stack_offset; }

@@ -568,11 +568,7 @@ void end_piece(sim_worker& s, tree_task* t, std::uint64_t result, std::exception
     s.p->net->piece_finished(t, s.w);  // the network owns it from here
     return;
   }
-  // run_task: alarm first, `done` last.
-  auto* victim = static_cast<worker_impl*>(t->victim);
-  if (error) t->origin->alarm.store(true, std::memory_order_release);
-  t->done.store(true, std::memory_order_release);
-  if (error) victim->attention.store(1, std::memory_order_release);
+  detail::piece_done(t);  // run_task's end, the runtime's own
 }
 
 void finish_frame(sim_worker& s) {

@@ -876,13 +876,7 @@ void steal_protocol::on_result(int from, reader& r) {
   }
   given_.erase(handle);
   p->given = nullptr;
-  // As a local thief ends a piece (run_task): alarm first, `done` last; the
-  // victim may free t as soon as it sees `done`.
-  auto* victim = static_cast<worker_impl*>(t->victim);
-  bool alarm = t->error != nullptr || t->cancel_up.load(std::memory_order_relaxed);
-  if (alarm) t->origin->alarm.store(true, std::memory_order_release);
-  t->done.store(true, std::memory_order_release);
-  if (alarm) victim->attention.store(1, std::memory_order_release);
+  piece_done(t);  // as a local thief ends one (run_task)
   if (!p->back_seq) free_proxy(p);
 }
 
