@@ -18,6 +18,7 @@
 
 #include "net/network.hpp"
 #include "net/registry.hpp"
+#include "tables/table_registry.hpp"
 #include "tascell/incumbent.hpp"
 #include "tascell/detail/table_check.hpp"
 #include "tascell/detail/testing.hpp"
@@ -68,7 +69,10 @@ runtime& runtime::get() {
 
 runtime::runtime(settings s) : cfg_(std::move(s)) {
   // MPI first: a bad MPI set-up stops the program before any worker starts.
-  if (net::launched_by_mpi(cfg_)) net_ = std::make_unique<net::network>(*this, cfg_);
+  if (net::launched_by_mpi(cfg_)) {
+    net_ = std::make_unique<net::network>(*this, cfg_);
+    net_->tables().find_tables_with(&table_by_id);
+  }
   // The list and the warnings once per run, not once per process: mpirun -x
   // gives every process the same variables.
   if (rank() == 0) {

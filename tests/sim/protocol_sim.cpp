@@ -838,7 +838,7 @@ void make_processes(world& wd) {
       t->subs = std::max<std::int64_t>(1, (t->local_n + (std::int64_t{1} << t->sub_shift) - 1) >> t->sub_shift);
       t->locks = std::make_unique<detail::table_core::sub_lock[]>(static_cast<std::size_t>(t->subs));
       p->table = t;
-      p->net->tables().find_tables_for_testing(
+      p->net->tables().find_tables_with(
           [t](std::uint32_t id) { return id == t->id ? t : std::shared_ptr<detail::table_core>(); });
     }
     p->net->attach();

@@ -5,7 +5,6 @@
 #include <cstring>
 #include <thread>
 
-#include "../tables/table_registry.hpp"
 #include "steal_protocol.hpp"  // loop_services
 
 namespace tascell::detail::net {
@@ -172,7 +171,7 @@ bool table_protocol::take_handed() {
   return true;
 }
 
-std::shared_ptr<table_core> table_protocol::find(std::uint32_t id) const { return find_ ? find_(id) : table_by_id(id); }
+std::shared_ptr<table_core> table_protocol::find(std::uint32_t id) const { return find_ ? find_(id) : nullptr; }
 
 void table_protocol::fail(int from, const std::string& what) {
   loop_.fatal("distributed table: " + what + " (a message from rank " + std::to_string(from) + ")");

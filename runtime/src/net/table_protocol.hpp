@@ -53,7 +53,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "../tables/sub_batches.hpp"
+#include "sub_batches.hpp"
 #include "frame.hpp"
 #include "outbox.hpp"
 
@@ -133,9 +133,10 @@ class table_protocol {
   // sub-block's lock, or for the one worker to apply them.
   std::int64_t fences_deferred() const { return fences_deferred_; }
 
-  // Several processes in one test process (tests/sim): this process's
-  // tables by id, instead of the process-wide registry.
-  void find_tables_for_testing(std::function<std::shared_ptr<table_core>(std::uint32_t)> f) { find_ = std::move(f); }
+  // Where this process's tables are found by id: the process's registry
+  // (tables/table_registry.hpp, set by the runtime), or in a test that runs
+  // several processes in one (tests/sim) each one's own.
+  void find_tables_with(std::function<std::shared_ptr<table_core>(std::uint32_t)> f) { find_ = std::move(f); }
 
  private:
   struct item {
@@ -236,7 +237,7 @@ class table_protocol {
   };
   std::vector<fence_after_worker> worker_fences_;
 
-  std::function<std::shared_ptr<table_core>(std::uint32_t)> find_;  // find_tables_for_testing
+  std::function<std::shared_ptr<table_core>(std::uint32_t)> find_;  // find_tables_with
   std::int64_t fences_deferred_ = 0;  // message thread
 
   std::atomic<int> waiting_{0};

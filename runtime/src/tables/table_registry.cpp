@@ -178,11 +178,4 @@ void unmake_table(std::uint32_t id) {
   rt.net()->tables().made(id | (std::uint32_t{1} << 31), "gone", other);
 }
 
-std::string copy_entries(table_core& t, std::int64_t lo, std::int64_t hi) {
-  // The caller holds the sub-blocks' locks (or nobody else writes).
-  std::string out(static_cast<std::size_t>(hi - lo) * t.entry_bytes, '\0');
-  if (hi > lo) std::memcpy(out.data(), t.local(lo), out.size());
-  return out;
-}
-
 }  // namespace tascell::detail

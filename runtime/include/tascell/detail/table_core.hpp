@@ -198,6 +198,21 @@ using table_op_fn = void (*)(table_core& t, const char* records, std::uint32_t c
 // The id of an update type, the same in every process of a binary (a hash
 // of the type's name); registered before main.
 std::uint64_t register_table_op(const char* type_name, table_op_fn fn, std::uint32_t update_bytes);
+struct table_op_info {
+  table_op_fn fn;
+  std::uint32_t update_bytes;
+};
+// The update type with this id, or nullptr.
+const table_op_info* table_op_by_id(std::uint64_t id);
+
+// The entries at positions [lo, hi) of this process's part of t (the
+// caller holds the locks of their sub-blocks, when the table has any, or
+// nobody else writes them).
+inline std::string copy_entries(table_core& t, std::int64_t lo, std::int64_t hi) {
+  std::string out(static_cast<std::size_t>(hi - lo) * t.entry_bytes, '\0');
+  if (hi > lo) std::memcpy(out.data(), t.local(lo), out.size());
+  return out;
+}
 
 // Makes this process's part of a table: collective, every process makes
 // its tables in the same order with the same size and spread; returns when

@@ -1,8 +1,7 @@
 // Updates of this process's table entries sorted by sub-block
 // (table_core.hpp), applied a sub-block at a time under its lock with plain
-// stores. A worker collects the updates of a loop over a table's indices
-// here; the message thread sorts each batch that comes from another
-// process here before applying it.
+// stores: the message thread sorts each batch that comes from another
+// process here before applying it (table_protocol.hpp).
 #pragma once
 
 #include <cstdint>
