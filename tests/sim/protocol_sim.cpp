@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <cstdlib>
 #include <deque>
 #include <functional>
 #include <map>
@@ -19,6 +18,7 @@
 #include "net/network.hpp"
 #include "net/shared_requests.hpp"
 #include "settings.hpp"
+#include "tables/table_registry.hpp"
 #include "tascell/detail/entry.hpp"
 #include "tascell/detail/table_core.hpp"
 #include "tascell/wire.hpp"
@@ -822,21 +822,15 @@ void make_processes(world& wd) {
     p->net = std::make_unique<net::network>(*p, cfg, p->ln, p->rank, c.processes);
     if (c.shared) p->net->share_requests_for_testing(wd.objects);
     if (c.tables) {
-      // table_registry.cpp's make_table, but this process's own (several
-      // processes share the test's registry): the same id everywhere.
+      // make_table's layout, but this process's own table, not in the
+      // registry (which several processes here share): the same id everywhere.
       auto t = std::make_shared<detail::table_core>();
       t->id = sim_table_id;
       t->name = "sim";
-      t->shape = detail::table_shape(c.table_entries, c.hashed ? tascell::spread::hashed : tascell::spread::block,
-                                     c.processes, p->rank);
-      t->entry_bytes = sizeof(std::uint64_t);
-      t->first = t->shape.first_pos(p->rank);
-      t->local_n = t->owned_n = t->shape.local_count();
-      t->data = static_cast<char*>(std::calloc(static_cast<std::size_t>(std::max<std::int64_t>(t->local_n, 1)), 8));
-      t->guarded = c.workers > 1;
-      while ((t->local_n >> t->sub_shift) > 256 || (std::int64_t{1} << t->sub_shift) < 1024) ++t->sub_shift;
-      t->subs = std::max<std::int64_t>(1, (t->local_n + (std::int64_t{1} << t->sub_shift) - 1) >> t->sub_shift);
-      t->locks = std::make_unique<detail::table_core::sub_lock[]>(static_cast<std::size_t>(t->subs));
+      detail::lay_out_table(*t,
+                            detail::table_shape(c.table_entries, c.hashed ? tascell::spread::hashed : tascell::spread::block,
+                                                c.processes, p->rank),
+                            sizeof(std::uint64_t), alignof(std::uint64_t), c.workers > 1);
       p->table = t;
       p->net->tables().find_tables_with(
           [t](std::uint32_t id) { return id == t->id ? t : std::shared_ptr<detail::table_core>(); });

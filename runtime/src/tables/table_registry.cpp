@@ -117,40 +117,44 @@ std::shared_ptr<table_core> find_table(std::uint32_t id) {
   return t;
 }
 
+void lay_out_table(table_core& t, const table_shape& shape, std::size_t entry_bytes, std::size_t entry_align,
+                   bool guarded) {
+  t.shape = shape;
+  t.entry_bytes = entry_bytes;
+  t.first = shape.first_pos(shape.rank);
+  t.local_n = t.owned_n = shape.local_count();
+  std::size_t bytes = static_cast<std::size_t>(t.local_n) * entry_bytes;
+  // Zeroed pages, mapped when first touched.
+  if (entry_align <= alignof(std::max_align_t)) {
+    t.data = static_cast<char*>(std::calloc(bytes ? bytes : 1, 1));
+  } else {
+    std::size_t rounded = (bytes + entry_align - 1) / entry_align * entry_align;
+    t.data = static_cast<char*>(std::aligned_alloc(entry_align, rounded ? rounded : entry_align));
+    if (t.data) std::memset(t.data, 0, rounded);
+  }
+  if (!t.data)
+    throw table_error("tascell: " + t.describe() + ": cannot allocate this process's " + std::to_string(bytes) +
+                      " bytes (rank " + std::to_string(shape.rank) + ")");
+  t.guarded = guarded;
+  // Sub-blocks of at least 1024 positions, at most 256 of them.
+  while ((t.local_n >> t.sub_shift) > 256 || (std::int64_t{1} << t.sub_shift) < 1024) ++t.sub_shift;
+  t.subs = std::max<std::int64_t>(1, (t.local_n + (std::int64_t{1} << t.sub_shift) - 1) >> t.sub_shift);
+  t.locks = std::make_unique<table_core::sub_lock[]>(static_cast<std::size_t>(t.subs));
+}
+
 std::shared_ptr<table_core> make_table(std::int64_t n, tascell::spread how, std::size_t entry_bytes, std::size_t entry_align,
                                        const char* name, bool debug) {
   runtime& rt = runtime::get();
   auto t = std::make_shared<table_core>();
   t->name = name ? name : "";
   if (n < 0) throw table_error("tascell: " + t->describe() + ": a table cannot have " + std::to_string(n) + " entries");
-  t->shape = table_shape(n, how, rt.processes(), rt.rank());
-  t->entry_bytes = entry_bytes;
-  t->first = t->shape.first_pos(t->shape.rank);
-  t->local_n = t->shape.local_count();
-  t->owned_n = t->local_n;
+  // Several workers here: locks. One worker in each of several processes:
+  // that worker applies what other processes send (net/table_protocol.hpp).
+  lay_out_table(*t, table_shape(n, how, rt.processes(), rt.rank()), entry_bytes, entry_align, rt.size() > 1);
   if (int owners = check_owners_for_new_table(debug)) {
     t->check = table_shape(n, how, owners, 0);
     t->owned_n = 0;
   }
-  std::size_t bytes = static_cast<std::size_t>(t->shape.local_count()) * entry_bytes;
-  // Zeroed pages, mapped when first touched.
-  if (entry_align <= alignof(std::max_align_t)) {
-    t->data = static_cast<char*>(std::calloc(bytes ? bytes : 1, 1));
-  } else {
-    std::size_t rounded = (bytes + entry_align - 1) / entry_align * entry_align;
-    t->data = static_cast<char*>(std::aligned_alloc(entry_align, rounded ? rounded : entry_align));
-    if (t->data) std::memset(t->data, 0, rounded);
-  }
-  if (!t->data)
-    throw table_error("tascell: " + t->describe() + ": cannot allocate this process's " + std::to_string(bytes) +
-                      " bytes (rank " + std::to_string(t->shape.rank) + ")");
-  // Several workers here: locks. One worker in each of several processes:
-  // that worker applies what other processes send (net/table_protocol.hpp).
-  t->guarded = rt.size() > 1;
-  // Sub-blocks of at least 1024 positions, at most 256 of them.
-  while ((t->local_n >> t->sub_shift) > 256 || (std::int64_t{1} << t->sub_shift) < 1024) ++t->sub_shift;
-  t->subs = std::max<std::int64_t>(1, (t->local_n + (std::int64_t{1} << t->sub_shift) - 1) >> t->sub_shift);
-  t->locks = std::make_unique<table_core::sub_lock[]>(static_cast<std::size_t>(t->subs));
   {
     std::lock_guard<std::mutex> g(reg().m);
     t->id = reg().next_id++;
