@@ -195,7 +195,7 @@ void redo_winds(const std::vector<chain_entry>& winds) {
 
 }  // namespace
 
-task* give(worker_impl* w, ctx c, worker_impl* thief) {
+task* give(worker_impl* w, ctx c, worker_face* thief) {
   chain_scan scan;
   scan.wanted = thief->wanted;
   scan.remote = thief->remote_rank.load(std::memory_order_relaxed) >= 0;

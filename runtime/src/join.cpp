@@ -54,7 +54,7 @@ bool help(worker_impl* w, ctx c, point_aux* a, bool may_unwind) {
   bool steal_back = !no_steal_back_for_testing.load(std::memory_order_relaxed);
   for (task* t = a->given; steal_back && t; t = t->next_given) {
     if (t->merged || t->done.load(std::memory_order_acquire)) continue;
-    auto* thief = static_cast<worker_impl*>(t->thief.load(std::memory_order_acquire));
+    auto* thief = static_cast<worker_face*>(t->thief.load(std::memory_order_acquire));
     // A thief in another process: each try is a message round trip that
     // interrupts the worker running the piece there, so after a refusal the
     // next try waits, 20 us and twice as long each time up to 1 ms.

@@ -38,11 +38,11 @@ void back_off(unsigned& failures) {
 //          give or refuse; requester = null; r.reply = task or refused (release)
 //   thief: spins on reply (acquire), serving its own requests meanwhile so
 //          that two workers asking each other cannot deadlock.
-task* request(worker_impl* w, ctx here, worker_impl* v, task* wanted) {
+task* request(worker_impl* w, ctx here, worker_face* v, task* wanted) {
   if (!v || v == w) return nullptr;
   w->wanted = wanted;
   w->reply.store(no_reply, std::memory_order_relaxed);
-  worker_impl* expected = nullptr;
+  worker_face* expected = nullptr;
   if (!v->requester.compare_exchange_strong(expected, w, std::memory_order_acq_rel,
                                             std::memory_order_relaxed))
     return nullptr;  // someone else is asking this victim
@@ -143,7 +143,7 @@ void run_task(worker_impl* w, ctx base, task* t) {
   w->busy.store(was_busy, std::memory_order_relaxed);
   if (t->from_rank >= 0) {
     // From another process: the message thread sends the outputs back.
-    w->rt->net()->piece_finished(t, w);
+    w->rt->net()->piece_finished(t, w, w->depth == 0 && w->waiting == 0);
     return;
   }
   piece_done(t);

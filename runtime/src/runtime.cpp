@@ -220,6 +220,16 @@ runtime::~runtime() {
 int runtime::rank() const { return net_ ? net_->rank() : 0; }
 int runtime::processes() const { return net_ ? net_->size() : 1; }
 
+// What the tables ask of the process (tables/table_process.hpp).
+namespace table_process {
+int rank() { return runtime::get().rank(); }
+int processes() { return runtime::get().processes(); }
+int workers() { return runtime::get().size(); }
+int table_check() { return runtime::get().config().table_check; }
+net::table_protocol& protocol() { return runtime::get().net()->tables(); }
+worker* current_worker() { return detail::current_worker; }
+}  // namespace table_process
+
 void runtime::nap(long microseconds) {
   // Work asked of another process is on its way: stay awake for it (a
   // sleeping thread takes tens of microseconds to run again; the core is
@@ -643,6 +653,9 @@ void steal_back_delay_for_testing(int microseconds) {
   steal_back_delay_us_for_testing.store(microseconds, std::memory_order_relaxed);
 }
 
+void send_raw_for_testing(int rank, std::string bytes) {
+  if (net::network* nw = runtime::get().net()) nw->send_raw(rank, std::move(bytes));
+}
 std::vector<int> pinned_cpus_for_testing() { return runtime::get().pinned_cpus(); }
 
 std::pair<int, int> local_rank_for_testing() {

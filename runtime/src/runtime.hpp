@@ -55,6 +55,8 @@ class runtime final : public net::host {
   // Idle workers nap here; wake_workers() ends their naps (work arrived).
   void nap(long microseconds);
   void wake_workers() override;
+  void piece_done(task* t) override { detail::piece_done(t); }
+  void alarm_victim(task* t) override { detail::alarm_victim(t); }
 
   // Incumbents and the board: the process's registries (net/registry.hpp).
   std::vector<std::pair<std::uint64_t, std::string>> incumbent_values() override;

@@ -60,7 +60,7 @@ void stop_point(worker_impl* w, point_aux* a, task* spare) {
     if (t == spare || t->done.load(std::memory_order_acquire)) continue;
     t->stop.store(true, std::memory_order_release);
     ++told;
-    if (auto* thief = static_cast<worker_impl*>(t->thief.load(std::memory_order_acquire))) {
+    if (auto* thief = static_cast<worker_face*>(t->thief.load(std::memory_order_acquire))) {
       thief->attention.store(1, std::memory_order_release);
       // A proxy: the message thread sends the stop on.
       if (thief->remote_rank.load(std::memory_order_relaxed) >= 0) w->rt->net()->wake();
@@ -86,8 +86,7 @@ void propagate_cancel(worker_impl* w, spawn_point* p) {
   }
   // Alarm before attention, both before the piece's `done`.
   t->cancel_up.store(true, std::memory_order_release);
-  t->origin->alarm.store(true, std::memory_order_release);
-  static_cast<worker_impl*>(t->victim)->attention.store(1, std::memory_order_release);
+  alarm_victim(t);
 }
 
 namespace {
@@ -124,13 +123,13 @@ void process_alarms(worker_impl* w) {
 
 }  // namespace
 
-bool release_request(worker_impl* w, worker_impl* r, task* answer) {
+bool release_request(worker_impl* w, worker_face* r, task* answer) {
   // Not a plain store of nullptr: at the end of a root call the message
   // thread withdraws a proxy's request that is still unanswered
   // (steal_protocol::tend_proxies), and another thief may have claimed `requester`
   // since; clearing it would lose that thief's request, and the thief would
   // wait for ever.
-  worker_impl* expected = r;
+  worker_face* expected = r;
   if (!w->requester.compare_exchange_strong(expected, nullptr, std::memory_order_acq_rel,
                                             std::memory_order_relaxed)) {
     // Withdrawn: nobody waits for the answer. The root task has finished,
@@ -151,7 +150,7 @@ namespace {
 // node of it, may serve r: any request, but a steal-back only when the
 // piece r waits for is the newest piece of the chain (give's rule: only the
 // wanted piece's own frames give back).
-bool lazy_may_serve(ctx c, const worker_impl* r) {
+bool lazy_may_serve(ctx c, const worker_face* r) {
   if (!r->wanted) return true;
   bool mine = false;
   walk_chain(c, [&](const chain_entry& e) {
@@ -167,7 +166,7 @@ bool lazy_may_serve(ctx c, const worker_impl* r) {
 // result is true: the frames unwind, and the rebuilt oldest one with work
 // serves it (lazy.hpp).
 bool answer_request(worker_impl* w, ctx c, bool refuse, bool lazy = false) {
-  worker_impl* r = w->requester.load(std::memory_order_acquire);
+  worker_face* r = w->requester.load(std::memory_order_acquire);
   if (!r) return false;
   // Read before the reply: once it is out, the message thread may reuse r.
   // Acquire: a proxy posted by another process through shared memory

@@ -10,8 +10,6 @@
 #include <cstdio>
 #include <cstring>
 
-#include "worker.hpp"
-
 namespace tascell::detail {
 
 std::int64_t trace_now() {

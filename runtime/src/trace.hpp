@@ -20,7 +20,9 @@
 
 namespace tascell::detail {
 
-struct worker_impl;
+// What a worker is doing (statistics and trace spans: trace_record::what).
+// messages/asleep are the message thread's, in its trace only.
+enum class activity : std::uint8_t { work, idle, wait, steal_back, give, messages, asleep };
 
 enum class trace_type : std::uint8_t {
   span,       // what: the activity; [t0, t1)
@@ -46,7 +48,7 @@ enum class trace_type : std::uint8_t {
 
 struct trace_record {
   trace_type type;
-  std::uint8_t what = 0;  // span: the activity
+  std::uint8_t what = 0;  // span: the activity (an `activity`)
   std::int32_t a = 0;
   std::int64_t t0_ns = 0;  // steady clock
   std::int64_t t1_ns = 0;  // span: its end

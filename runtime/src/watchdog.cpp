@@ -13,7 +13,7 @@
 
 namespace tascell::detail {
 
-void watch_request(worker_impl* w, worker_impl* v, task* wanted, long_wait& wait) {
+void watch_request(worker_impl* w, worker_face* v, task* wanted, long_wait& wait) {
   int limit = w->rt->config().watchdog_s;
   if (limit == 0 || wait.said) return;
   auto now = std::chrono::steady_clock::now();

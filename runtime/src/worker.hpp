@@ -13,6 +13,8 @@
 #include "tascell/chain.hpp"
 #include "tascell/poll.hpp"
 #include "tascell/stats.hpp"
+#include "net/worker_face.hpp"
+#include "tables/table_process.hpp"
 #include "trace.hpp"
 
 namespace tascell::detail {
@@ -56,13 +58,10 @@ struct chain_entry {
   boundary* bound() const { return reinterpret_cast<boundary*>(start); }
 };
 
-// Answers in `reply`.
-inline task* const no_reply = nullptr;
-inline task* const refused = reinterpret_cast<task*>(std::uintptr_t{1});
+using net::worker_face;
+using net::no_reply;
+using net::refused;
 
-// What a worker is doing (statistics and trace spans). messages/asleep
-// are the message thread's, in its trace only.
-enum class activity : std::uint8_t { work, idle, wait, steal_back, give, messages, asleep };
 
 // TASCELL_WAIT=suspend (fiber.cpp): a worker's thread runs several fibers,
 // one at a time. Fiber 0 is the thread's own stack; the others run pieces on
@@ -101,48 +100,11 @@ struct fiber_slot {
   ~fiber_slot();
 };
 
-struct worker_impl : worker {
-  // --- touched by other workers ---
-  // (and by the message threads of the other processes of this machine:
-  // attention, requester, busy and offer_depth, through the region's first
-  // page, which is shared with them (net/shared_requests.hpp); keep these
-  // within the first 4096 bytes.)
-  // The worker that asks this one for work (one at a time; others retry
-  // elsewhere). Claimed by compare-and-swap, cleared by the owner.
-  alignas(64) std::atomic<worker_impl*> requester{nullptr};
-  // The answer to this worker's own request: no_reply, refused or a task.
-  alignas(64) std::atomic<task*> reply{no_reply};
-  // The piece this worker wants help with (steal back), or nullptr for "any
-  // work"; written before `requester` is claimed on the victim.
-  task* wanted = nullptr;
-  // A hint for victim choice: this worker is running work.
-  std::atomic<bool> busy{false};
-  // Found no work in this process at its last try (the message thread asks
-  // another process for work when every worker is hungry).
-  std::atomic<bool> hungry{false};
-  // A proxy of the message thread for a thief in process remote_rank (>= 0),
-  // not a worker thread: it gets no work that must stay in this process.
-  // Atomic: a worker may read it through a stale pointer to a proxy that
-  // the message thread is reusing (it is >= 0 either way).
-  std::atomic<int> remote_rank{-1};
-  // A proxy that answers a request the thief posted through shared memory
-  // (a standing proxy, net/shared_requests.hpp): the slot it stands in, and
-  // a piece for it may go straight to the thief's mailbox
-  // (steal_protocol::mail_piece); -1 otherwise. Written by the message thread
-  // before the proxy is published.
-  int post_slot = -1;
-  // The depth in the task tree of this worker's oldest spawn point with work
-  // that can travel to another process, as of its last hand-over (or the
-  // start of its outermost piece): the shallower, the larger the piece it
-  // would give. Not updated as points run out (that would cost the fast
-  // path), so it may promise more than is left. The message thread gives a
-  // request from another process to the busy worker with the smallest
-  // (TASCELL_REMOTE_GIVER=largest).
-  std::atomic<std::int32_t> offer_depth{0};
-
+// A worker: what other threads touch of it (net::worker_face: requests,
+// hints for victim choice, its number), then what only its own thread does.
+struct worker_impl : net::worker_face {
   // --- owner only ---
-  alignas(64) int id = 0;
-  runtime* rt = nullptr;
+  alignas(64) runtime* rt = nullptr;
   std::vector<point_aux*> aux_stack;  // chain order, newest last
   std::vector<chain_entry> walk;      // scratch for give(): the winds above the point given from
   std::mt19937_64 rng;
@@ -219,6 +181,14 @@ inline void piece_done(task* t) {
   if (alarm) victim->attention.store(1, std::memory_order_release);
 }
 
+// Piece t, still running, called cancel() (its cancel_up is set): the
+// alarm of its point, then its victim's attention, so that the victim
+// stops the point's other work at its next poll.
+inline void alarm_victim(task* t) {
+  t->origin->alarm.store(true, std::memory_order_release);
+  static_cast<worker_impl*>(t->victim)->attention.store(1, std::memory_order_release);
+}
+
 // Where a worker's node stack starts, in its region.
 inline constexpr std::uintptr_t stack_offset = (sizeof(worker_impl) + 63) & ~std::uintptr_t{63};
 inline char* stack_base(worker* w) { return reinterpret_cast<char*>(w) + stack_offset; }
@@ -293,13 +263,6 @@ struct wait_scope {
 // --- serve.cpp ---
 // Serves requests and stop notifications. With may_unwind, throws
 // stop_signal when the running piece (or a @dowork in it) must stop.
-// Waits until every table update worker w sent to another process has been
-// applied there, and clears its `unsettled` (tables/update_sender.cpp).
-void settle_updates(worker* w);
-// One worker in each process: applies the table updates, and answers the
-// reads, that the message thread handed this worker (tables/update_sender.cpp).
-void serve_table_inbound();
-
 void serve_impl(ctx c, bool may_unwind);
 // The aux of p, or nullptr.
 point_aux* find_aux(worker_impl* w, spawn_point* p);
@@ -312,7 +275,7 @@ void stop_point(worker_impl* w, point_aux* a, task* spare);
 // and sends r the answer (a task or `refused`). Returns false, sending
 // nothing, when the request was withdrawn meanwhile (the message thread
 // withdraws a proxy's unanswered request when the root task has finished).
-bool release_request(worker_impl* w, worker_impl* r, task* answer);
+bool release_request(worker_impl* w, worker_face* r, task* answer);
 // Reports cancel_up to the victim when p is the piece's own point on a thief.
 void propagate_cancel(worker_impl* w, spawn_point* p);
 
@@ -321,7 +284,7 @@ void propagate_cancel(worker_impl* w, spawn_point* p);
 // chosen on w's chains (c: the running fiber's top), the winds above it
 // undone meanwhile. Returns the piece, or nullptr when there is nothing to
 // give (or the steal-back's piece is not running here any more).
-task* give(worker_impl* w, ctx c, worker_impl* thief);
+task* give(worker_impl* w, ctx c, worker_face* thief);
 
 // --- fiber.cpp ---
 // The aux stack of fiber k (the running fiber's is w->aux_stack).
@@ -348,7 +311,7 @@ void poke_stopped(worker_impl* w);
 // --- request.cpp ---
 // Asks `victim` for work (targeted at `wanted`, or any). Serves this worker's
 // own requests while it waits. Returns a task or nullptr.
-task* request(worker_impl* w, ctx here, worker_impl* victim, task* wanted);
+task* request(worker_impl* w, ctx here, worker_face* victim, task* wanted);
 worker_impl* choose_victim(worker_impl* w);
 // Runs a piece received from another worker on top of `base`.
 void run_task(worker_impl* w, ctx base, task* t);
@@ -365,6 +328,6 @@ struct long_wait {
 // victim v's answer: after TASCELL_WATCHDOG seconds, says once on stderr who
 // waits for whom and why (and, for a proxy, has the message thread say
 // what it knows of it).
-void watch_request(worker_impl* w, worker_impl* v, task* wanted, long_wait& wait);
+void watch_request(worker_impl* w, worker_face* v, task* wanted, long_wait& wait);
 
 }  // namespace tascell::detail

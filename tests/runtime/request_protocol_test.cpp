@@ -14,16 +14,16 @@ namespace {
 
 struct victim_and_thieves {
   std::unique_ptr<worker_impl> victim = std::make_unique<worker_impl>();
-  std::unique_ptr<worker_impl> proxy = std::make_unique<worker_impl>();
+  std::unique_ptr<worker_face> proxy = std::make_unique<worker_face>();
   std::unique_ptr<worker_impl> thief = std::make_unique<worker_impl>();
   victim_and_thieves() {
     proxy->remote_rank.store(1);
     thief->id = 1;
   }
   // The thief's side of request(): claim the victim.
-  bool claim(worker_impl* who) {
+  bool claim(worker_face* who) {
     who->reply.store(no_reply);
-    worker_impl* expected = nullptr;
+    worker_face* expected = nullptr;
     return victim->requester.compare_exchange_strong(expected, who);
   }
 };
@@ -40,11 +40,11 @@ TEST(RequestProtocol, AWithdrawnRequestLeavesTheNextThiefsClaim) {
   victim_and_thieves v;
   // A proxy asks the victim; the victim starts serving it (reads requester).
   ASSERT_TRUE(v.claim(v.proxy.get()));
-  worker_impl* served = v.victim->requester.load();
+  worker_face* served = v.victim->requester.load();
   ASSERT_EQ(served, v.proxy.get());
   // The root task ends: the message thread withdraws the proxy's request,
   // and a local thief claims the victim at once.
-  worker_impl* expected = v.proxy.get();
+  worker_face* expected = v.proxy.get();
   ASSERT_TRUE(v.victim->requester.compare_exchange_strong(expected, nullptr));
   ASSERT_TRUE(v.claim(v.thief.get()));
   // The victim ends the proxy's request: the thief's claim stays (it is

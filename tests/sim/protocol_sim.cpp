@@ -28,6 +28,7 @@ namespace tascell::sim {
 namespace {
 
 using detail::worker_impl;
+using detail::worker_face;
 namespace net = detail::net;
 
 struct sim_failure : std::runtime_error {
@@ -172,6 +173,8 @@ struct process final : net::host {
   bool root_done() const override { return done; }
   void mark_root_done() override { done = true; }
   void wake_workers() override {}
+  void piece_done(task* t) override { detail::piece_done(t); }
+  void alarm_victim(task* t) override { detail::alarm_victim(t); }
   std::vector<std::pair<std::uint64_t, std::string>> incumbent_values() override {
     return {{1, std::string(reinterpret_cast<const char*>(&best), sizeof best)}};
   }
@@ -357,12 +360,12 @@ link::time_point link::now() const { return time_point(std::chrono::microseconds
 // --- workers: the runtime's rules for the shared words (request.cpp,
 // serve.cpp, join.cpp), one small step at a time ---
 
-bool begin_request(sim_worker& s, worker_impl* v, tree_task* wanted) {
+bool begin_request(sim_worker& s, worker_face* v, tree_task* wanted) {
   worker_impl* w = s.w;
   if (!v || v == w) return false;
   w->wanted = wanted;
   w->reply.store(detail::no_reply, std::memory_order_relaxed);
-  worker_impl* expected = nullptr;
+  worker_face* expected = nullptr;
   if (!v->requester.compare_exchange_strong(expected, w, std::memory_order_acq_rel, std::memory_order_relaxed))
     return false;
   v->attention.store(1, std::memory_order_release);
@@ -408,7 +411,7 @@ void start_piece(sim_worker& s, tree_task* t) {
 // give.cpp's rule: the oldest point with work; for a steal-back, only the
 // points of the piece the thief waits for (above its boundary, below the
 // next piece's).
-tree_task* give(sim_worker& s, worker_impl* thief) {
+tree_task* give(sim_worker& s, worker_face* thief) {
   std::size_t from = 0, to = s.stack.size();
   if (thief->wanted) {
     from = to;
@@ -452,7 +455,7 @@ void stop_frame(sim_worker& s, frame& f, tree_task* spare = nullptr) {
   for (tree_task* t : f.given) {
     if (t == spare || t->done.load(std::memory_order_acquire)) continue;
     t->stop.store(true, std::memory_order_release);
-    if (auto* thief = static_cast<worker_impl*>(t->thief.load(std::memory_order_acquire))) {
+    if (auto* thief = static_cast<worker_face*>(t->thief.load(std::memory_order_acquire))) {
       thief->attention.store(1, std::memory_order_release);
       if (thief->remote_rank.load(std::memory_order_relaxed) >= 0) s.p->net->wake();
     }
@@ -479,8 +482,7 @@ void propagate_cancel(sim_worker& s, frame& f) {
     return;
   }
   t->cancel_up.store(true, std::memory_order_release);
-  t->origin->alarm.store(true, std::memory_order_release);
-  static_cast<worker_impl*>(t->victim)->attention.store(1, std::memory_order_release);
+  detail::alarm_victim(t);  // propagate_cancel's, the runtime's own
 }
 
 // Frame k is cancelled by its piece t (or by its own iteration: t null):
@@ -512,7 +514,7 @@ bool take_stops(sim_worker& s) {
         } else if (t->cancel_up.load(std::memory_order_acquire) && !f.stopped) {
           // While the piece still runs in another process: CANCEL_UP came
           // (not the flag of its RESULT, which the join reads).
-          auto* thief = static_cast<worker_impl*>(t->thief.load(std::memory_order_acquire));
+          auto* thief = static_cast<worker_face*>(t->thief.load(std::memory_order_acquire));
           if (!t->done.load(std::memory_order_acquire) && thief &&
               thief->remote_rank.load(std::memory_order_relaxed) >= 0)
             ++s.p->wd->remote_cancels_taken;
@@ -531,7 +533,7 @@ bool take_stops(sim_worker& s) {
 
 // serve.cpp's answer_request, once the piece may leave: a piece for a
 // posted request goes to the thief's mailbox.
-void answer(sim_worker& s, worker_impl* r, tree_task* t) {
+void answer(sim_worker& s, worker_face* r, tree_task* t) {
   bool proxy = r->remote_rank.load(std::memory_order_acquire) >= 0;
   int mailed_to = t && proxy ? s.p->net->mail_piece(r, t) : -1;
   if (detail::release_request(s.w, r, t ? static_cast<task*>(t) : detail::refused) && proxy) {
@@ -546,7 +548,7 @@ void serve(sim_worker& s) {
   bool unwinding = take_stops(s);
   // serve_table_inbound: with one worker a process, what its message thread handed it.
   if (s.p->table && s.p->net->tables().inbound_ready()) s.p->net->tables().serve_inbound();
-  worker_impl* r = w->requester.load(std::memory_order_acquire);
+  worker_face* r = w->requester.load(std::memory_order_acquire);
   if (!r) return;
   tree_task* t = unwinding ? nullptr : give(s, r);  // a piece about to be unwound gives nothing away
   if (t && s.p->table) {
@@ -565,7 +567,7 @@ void end_piece(sim_worker& s, tree_task* t, std::uint64_t result, std::exception
   s.w->depth = s.nested;
   s.w->busy.store(!s.stack.empty(), std::memory_order_relaxed);
   if (t->from_rank >= 0) {
-    s.p->net->piece_finished(t, s.w);  // the network owns it from here
+    s.p->net->piece_finished(t, s.w, s.nested == 0);  // the network owns it from here
     return;
   }
   detail::piece_done(t);  // run_task's end, the runtime's own
@@ -626,7 +628,7 @@ void help(sim_worker& s, frame& f) {
   if (!s.help_other) {
     for (tree_task* t : f.given) {
       if (t->merged || t->done.load(std::memory_order_acquire)) continue;
-      auto* thief = static_cast<worker_impl*>(t->thief.load(std::memory_order_acquire));
+      auto* thief = static_cast<worker_face*>(t->thief.load(std::memory_order_acquire));
       process& p = *s.p;
       if (thief && thief->remote_rank.load(std::memory_order_relaxed) >= 0 && p.net->shares_requests() &&
           s.nested < 3) {

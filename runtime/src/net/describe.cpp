@@ -11,7 +11,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "../worker.hpp"
+#include "worker_face.hpp"
 #include "network.hpp"
 #include "steal_protocol.hpp"
 
@@ -65,7 +65,7 @@ void steal_protocol::describe_all(std::ostream& m) const {
       << (p->back_seq ? ", a steal-back of it out as request " + std::to_string(p->back_seq) : std::string())
       << ".\n";
   for (const auto& [key, t] : received_) {
-    const auto* thief = static_cast<const worker_impl*>(t->thief.load(std::memory_order_acquire));
+    const auto* thief = static_cast<const worker_face*>(t->thief.load(std::memory_order_acquire));
     m << head << rank_ << ": piece " << key.second << " of rank " << key.first << " here, "
       << (thief ? "run by worker " + std::to_string(thief->id) : std::string("not started")) << ".\n";
   }
@@ -76,8 +76,8 @@ void steal_protocol::describe_all(std::ostream& m) const {
   }
   log_.print(m, ("tascell: rank " + std::to_string(rank_) + ": ").c_str());
   for (int i = 0; i < host_.workers(); ++i) {
-    const worker_impl* w = host_.worker(i);
-    const worker_impl* r = w->requester.load(std::memory_order_acquire);
+    const worker_face* w = host_.worker(i);
+    const worker_face* r = w->requester.load(std::memory_order_acquire);
     m << head << rank_ << ": worker " << i << (w->busy.load(std::memory_order_relaxed) ? " busy" : " not busy")
       << (w->hungry.load(std::memory_order_relaxed) ? ", hungry" : "") << ", asked by ";
     if (!r) m << "nobody";
@@ -94,7 +94,7 @@ std::string steal_protocol::say_log() const {
   return m.str();
 }
 
-void steal_protocol::describe(const worker_impl* pw) const {
+void steal_protocol::describe(const worker_face* pw) const {
   std::ostringstream m;
   m << "tascell: rank " << rank_ << ", message thread: that proxy ";
   auto in = [&](const std::vector<proxy*>& list) -> const proxy* {
@@ -114,7 +114,7 @@ void steal_protocol::describe(const worker_impl* pw) const {
   } else {
     m << "is in none of its lists";
   }
-  const worker_impl* claim = pw->requester.load(std::memory_order_acquire);
+  const worker_face* claim = pw->requester.load(std::memory_order_acquire);
   m << "; its claim slot holds ";
   if (claim) m << "worker " << claim->id;
   else m << "nobody";

@@ -12,11 +12,13 @@
 #include <utility>
 #include <vector>
 
-namespace tascell::detail {
-struct worker_impl;
+namespace tascell {
+struct task;
 }
 
 namespace tascell::detail::net {
+
+struct worker_face;
 
 class host {
  public:
@@ -24,13 +26,19 @@ class host {
 
   // This process's workers (proxies are not among them).
   virtual int workers() const = 0;
-  virtual worker_impl* worker(int i) const = 0;
+  virtual worker_face* worker(int i) const = 0;
   // The root task has finished here, or rank 0 said the root call is over:
   // workers leave it.
   virtual bool root_done() const = 0;
   virtual void mark_root_done() = 0;
   // Ends the naps of idle workers (work or a request arrived).
   virtual void wake_workers() = 0;
+  // A piece given to another process has ended there (its result applied
+  // to t): its victim may see it done (piece_done in worker.hpp).
+  virtual void piece_done(task* t) = 0;
+  // A cancel() came up from piece t in another process: t's point on its
+  // victim must look at its pieces (alarm_victim in worker.hpp).
+  virtual void alarm_victim(task* t) = 0;
 
   // Incumbents (incumbent.hpp): every value, as bytes, by id; applying a
   // value from another process says whether it improved this one's.

@@ -28,9 +28,9 @@
 #include <stdexcept>
 #include <utility>
 
-#include "../runtime.hpp"
 #include "backoff.hpp"
 #include "registry.hpp"
+#include "worker_face.hpp"
 #include "tascell/detail/testing.hpp"
 #include "tascell/incumbent.hpp"
 #include "tascell/root.hpp"
@@ -318,7 +318,7 @@ bool network::turn() {
   progress |= tables_.take_handed();
   progress |= tables_.retry_held();
   if (describe_.load(std::memory_order_relaxed)) [[unlikely]]
-    if (worker_impl* pw = describe_.exchange(nullptr, std::memory_order_acq_rel)) steal_.describe(pw);
+    if (worker_face* pw = describe_.exchange(nullptr, std::memory_order_acq_rel)) steal_.describe(pw);
   if (dump_asked.load(std::memory_order_relaxed)) [[unlikely]]
     if (dump_asked.exchange(false, std::memory_order_acq_rel)) describe_all();
   steal_.adopt_posted_requests();
@@ -641,13 +641,13 @@ void network::handle(int from, reader& r) {
 
 // --- workers ---
 
-void network::piece_finished(task* t, worker_impl* w) {
+void network::piece_finished(task* t, worker_face* w, bool last) {
   // Through the victim's ring in shared memory (steal_protocol::mail_result):
   // this thread then only forgets the piece, at a later turn. Written
   // before the next request leaves: a victim already waiting at the join
   // finds it there instead of asking for part of the piece back.
   bool mailed = steal_.mail_result(t);
-  steal_.piece_finishing(w);
+  steal_.piece_finishing(w, last);
   std::lock_guard<std::mutex> g(ev_m_);
   events_.push_back({mailed ? event::result_mailed : event::finished, t, 0, 0, {}});
   if (!mailed || events_.size() >= forgotten_per_ring) bell_.ring_self();
@@ -725,10 +725,6 @@ std::atomic<int> claim_delay_us_for_testing{0};
 void (*claim_window_for_testing)() = nullptr;
 void claim_delay_for_testing(int microseconds) {
   claim_delay_us_for_testing.store(microseconds, std::memory_order_relaxed);
-}
-
-void send_raw_for_testing(int rank, std::string bytes) {
-  if (net::network* nw = runtime::get().net()) nw->send_raw(rank, std::move(bytes));
 }
 
 }  // namespace tascell::detail

@@ -90,14 +90,15 @@ class network final : public outbox, public loop_services {
   // A piece that another process sent for this one, or nullptr; a worker
   // that gets nullptr counts as hungry (when it says it may take work) until
   // it runs something.
-  task* take_work(worker_impl* w, bool hungry = true) { return steal_.take_work(w, hungry); }
+  task* take_work(worker_face* w, bool hungry = true) { return steal_.take_work(w, hungry); }
   // A piece from another process finished on worker w of this one
   // (run_task): its outputs go back. The network owns t from here on. A
-  // worker that goes back to looking for work (nothing under it) counts as
-  // hungry from here, and when its whole process is, it posts the next
+  // worker that goes back to looking for work (`last`: nothing under the
+  // piece, neither a piece it was nested in nor a waiting fiber, and it is
+  // not running the root task) counts as hungry from here, and when its whole process is, it posts the next
   // request first (post_request): the ring that sends the outputs may let
   // the message thread take its core for the length of a turn.
-  void piece_finished(task* t, worker_impl* w);
+  void piece_finished(task* t, worker_face* w, bool last);
   // cancel() was called inside a piece from another process.
   void piece_cancelled(task* t);
   // An incumbent improved here: spread it.
@@ -114,7 +115,7 @@ class network final : public outbox, public loop_services {
   // thief's rank; then, once t is handed to the proxy, the worker calls
   // mail_sent(rank), which lets the thief see it. -1 when t must go by MPI
   // (the message thread sends it, as before).
-  int mail_piece(worker_impl* proxy_worker, task* t) { return steal_.mail_piece(proxy_worker, t); }
+  int mail_piece(worker_face* proxy_worker, task* t) { return steal_.mail_piece(proxy_worker, t); }
   void mail_sent(int thief) { steal_.mail_sent(thief); }
   // A request of this process for work is out: idle workers should stay
   // awake for the answer.
@@ -209,7 +210,7 @@ class network final : public outbox, public loop_services {
   // on stderr what it knows of that proxy and of its own requests
   // (describe.cpp). One at a time; a second call before that turn replaces
   // the first.
-  void describe_proxy(worker_impl* proxy_worker) {
+  void describe_proxy(worker_face* proxy_worker) {
     describe_.store(proxy_worker, std::memory_order_release);
     wake();
   }
@@ -303,7 +304,7 @@ class network final : public outbox, public loop_services {
   bool rung_not_received() const { return static_cast<std::int32_t>(rung_by_others_ - received_rung_) > 0; }
   bool every_other_rings_ = false;    // every other process is on this machine (its sends ring)
   std::atomic<bool> shutdown_{false};
-  std::atomic<worker_impl*> describe_{nullptr};  // describe_proxy()
+  std::atomic<worker_face*> describe_{nullptr};  // describe_proxy()
   // SIGUSR1 (mpirun forwards it to every process): the message thread says
   // what this process has out and in, and what each worker is doing
   // (describe.cpp). Installed only over the default action.

@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "../worker.hpp"
+#include "worker_face.hpp"
 #include "frame.hpp"
 #include "giver.hpp"
 
@@ -178,14 +178,14 @@ bool shared_requests::post(int world_rank, std::uint64_t root, std::uint64_t seq
   const view& v = of_rank_[static_cast<std::size_t>(world_rank)];
   // The first free slot with a standing proxy.
   slot* s = nullptr;
-  worker_impl* proxy = nullptr;
+  worker_face* proxy = nullptr;
   for (int k = 0; k < slots_per_thief && !s; ++k) {
     slot* c = slot_of(v, local_rank_, k);
     std::uint32_t expected = free_slot;
     if (c->state.load(std::memory_order_relaxed) != free_slot ||
         !c->state.compare_exchange_strong(expected, claiming, std::memory_order_seq_cst))
       continue;
-    proxy = reinterpret_cast<worker_impl*>(c->proxy.load(std::memory_order_acquire));
+    proxy = reinterpret_cast<worker_face*>(c->proxy.load(std::memory_order_acquire));
     if (proxy) s = c;
     else c->state.store(free_slot, std::memory_order_release);
   }
@@ -203,14 +203,14 @@ bool shared_requests::post(int world_rank, std::uint64_t root, std::uint64_t seq
   // that other processes may touch (busy, offer_depth, requester, attention).
   int best_index = choose_giver(
       n, start, largest, [&](int i) { return worker_of(v, i); },
-      [](worker_impl* w) {
+      [](worker_face* w) {
         return w->busy.load(std::memory_order_relaxed) && !w->requester.load(std::memory_order_relaxed);
       });
   if (best_index < 0) return back_out();
-  worker_impl* best = worker_of(v, best_index);
+  worker_face* best = worker_of(v, best_index);
   s->seq = seq;
   s->victim = best_index;
-  worker_impl* none = nullptr;
+  worker_face* none = nullptr;
   if (!best->requester.compare_exchange_strong(none, proxy, std::memory_order_acq_rel, std::memory_order_relaxed))
     return back_out();
   s->state.store(posted, std::memory_order_release);
@@ -225,7 +225,7 @@ void shared_requests::set_accepting(std::uint64_t root) {
   head(view{own_, own_bytes_})->accepting.store(root, std::memory_order_seq_cst);
 }
 
-void shared_requests::stand(int world_rank, int k, worker_impl* proxy) {
+void shared_requests::stand(int world_rank, int k, worker_face* proxy) {
   view me{own_, own_bytes_};
   slot_of(me, local_of_[static_cast<std::size_t>(world_rank)], k)
       ->proxy.store(reinterpret_cast<std::uint64_t>(proxy), std::memory_order_release);

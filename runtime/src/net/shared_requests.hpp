@@ -78,11 +78,9 @@
 
 #include "frame.hpp"
 
-namespace tascell::detail {
-struct worker_impl;
-}
-
 namespace tascell::detail::net {
+
+struct worker_face;
 
 class shared_requests {
  public:
@@ -136,7 +134,7 @@ class shared_requests {
   // The root call this process takes requests for (0: none).
   void set_accepting(std::uint64_t root);
   // Publishes the standing proxy for slot k of the thief `world_rank`.
-  void stand(int world_rank, int k, worker_impl* proxy);
+  void stand(int world_rank, int k, worker_face* proxy);
   // Calls f(thief, k, seq, victim index) for each request posted in slot k
   // of a thief, then frees the slot; f must stand a new proxy there (the old
   // one is taken).
@@ -257,8 +255,8 @@ class shared_requests {
   result_ring* ring_of(const view& v, int local) const {
     return reinterpret_cast<result_ring*>(v.base + mailbox_offset(local_size_) + sizeof(mailbox)) + local;
   }
-  worker_impl* worker_of(const view& v, int i) const {
-    return reinterpret_cast<worker_impl*>(v.base + control_bytes_ + static_cast<std::size_t>(i) * page_);
+  worker_face* worker_of(const view& v, int i) const {
+    return reinterpret_cast<worker_face*>(v.base + control_bytes_ + static_cast<std::size_t>(i) * page_);
   }
 
   static std::size_t page_bytes();

@@ -5,7 +5,7 @@
 #include <thread>
 #include <utility>
 
-#include "../worker.hpp"
+#include "worker_face.hpp"
 #include "giver.hpp"
 #include "steal_protocol.hpp"
 #include "registry.hpp"
@@ -18,7 +18,7 @@ using clock = std::chrono::steady_clock;
 
 // --- worker side ---
 
-task* steal_protocol::take_work(worker_impl* w, bool hungry) {
+task* steal_protocol::take_work(worker_face* w, bool hungry) {
   // A piece in this process's mailbox (shared_requests.hpp): taken here,
   // without waiting for the message thread to wake and move it.
   if (task* m = take_mailed(w)) return m;
@@ -69,16 +69,16 @@ bool steal_protocol::post_request(bool* through_shared_memory) {
   return true;
 }
 
-void steal_protocol::piece_finishing(worker_impl* w) {
-  // Nothing under the piece: not the root task (rank 0 runs it at depth 0,
-  // busy), no piece it was nested in, no fiber waiting.
-  if (w->depth == 0 && !w->busy.load(std::memory_order_relaxed) && w->waiting == 0) {
+void steal_protocol::piece_finishing(worker_face* w, bool last) {
+  // Nothing under the piece (last), and not the root task (rank 0 runs it
+  // busy, with nothing under it).
+  if (last && !w->busy.load(std::memory_order_relaxed)) {
     w->hungry.store(true, std::memory_order_relaxed);
     post_request();
   }
 }
 
-int steal_protocol::mail_piece(worker_impl* proxy_worker, task* t) {
+int steal_protocol::mail_piece(worker_face* proxy_worker, task* t) {
   // Read before the piece is handed over (the message thread may reuse the
   // proxy then); written by the message thread before it published the
   // proxy (remote_rank last, with release).
@@ -329,7 +329,7 @@ void steal_protocol::answered() {
   refusals_ = 0;
 }
 
-task* steal_protocol::take_mailed(worker_impl* w) {
+task* steal_protocol::take_mailed(worker_face* w) {
   if (shared_.mail_state() != shared_requests::mail_is_full || mail_bad_.load(std::memory_order_relaxed))
     return nullptr;
   int from = -1;
@@ -423,7 +423,7 @@ bool steal_protocol::collect_taken() {
 }
 
 void steal_protocol::answer(proxy& p, task* t) {
-  worker_impl* req = p.w->requester.load(std::memory_order_acquire);
+  worker_face* req = p.w->requester.load(std::memory_order_acquire);
   if (t != refused) t->thief.store(req, std::memory_order_seq_cst);
   p.w->requester.store(nullptr, std::memory_order_release);
   req->reply.store(t, std::memory_order_release);
@@ -562,7 +562,7 @@ void steal_protocol::on_stop(int from, std::uint64_t handle) {
   if (it == received_.end()) return;  // finished meanwhile
   task* t = it->second;
   t->stop.store(true, std::memory_order_seq_cst);
-  if (auto* thief = static_cast<worker_impl*>(t->thief.load(std::memory_order_seq_cst)))
+  if (auto* thief = static_cast<worker_face*>(t->thief.load(std::memory_order_seq_cst)))
     thief->attention.store(1, std::memory_order_release);
 }
 
@@ -573,13 +573,13 @@ steal_protocol::proxy* steal_protocol::make_proxy() {
   if (!spare_.empty()) {
     p = spare_.back();
     spare_.pop_back();
-    worker_impl* w = p->w;
+    worker_face* w = p->w;
     *p = proxy{};
     p->w = w;
     w->post_slot = -1;
   } else {
     p = new proxy;
-    p->w = new worker_impl;
+    p->w = new worker_face;
     p->w->id = -1;
   }
   return p;
@@ -666,16 +666,16 @@ void steal_protocol::on_request(int from, std::uint64_t seq, std::uint64_t wante
 }
 
 bool steal_protocol::ask_local(proxy& p) {
-  auto tried = [&](worker_impl* v) {
-    for (worker_impl* x : p.tried)
+  auto tried = [&](worker_face* v) {
+    for (worker_face* x : p.tried)
       if (x == v) return true;
     return false;
   };
-  auto post = [&](worker_impl* v) {
+  auto post = [&](worker_face* v) {
     if (!v || tried(v)) return false;
     p.w->wanted = p.wanted;
     p.w->reply.store(no_reply, std::memory_order_relaxed);
-    worker_impl* expected = nullptr;
+    worker_face* expected = nullptr;
     if (!v->requester.compare_exchange_strong(expected, p.w, std::memory_order_acq_rel,
                                               std::memory_order_relaxed))
       return false;
@@ -685,7 +685,7 @@ bool steal_protocol::ask_local(proxy& p) {
     host_.wake_workers();  // it may be napping at a join
     return true;
   };
-  if (p.wanted) return post(static_cast<worker_impl*>(p.wanted->thief.load(std::memory_order_seq_cst)));
+  if (p.wanted) return post(static_cast<worker_face*>(p.wanted->thief.load(std::memory_order_seq_cst)));
   int n = host_.workers();
   int start = static_cast<int>(rng_ % static_cast<std::uint64_t>(n));
   if (cfg_.remote_giver == giver_choice::largest) {
@@ -693,11 +693,11 @@ bool steal_protocol::ask_local(proxy& p) {
     // asking process busy longest (giver.hpp).
     int i = choose_giver(
         n, static_cast<std::uint64_t>(start), true, [&](int k) { return host_.worker(k); },
-        [&](worker_impl* v) { return v->busy.load(std::memory_order_relaxed) && !tried(v); });
+        [&](worker_face* v) { return v->busy.load(std::memory_order_relaxed) && !tried(v); });
     if (i >= 0 && post(host_.worker(i))) return true;
   }
   for (int k = 0; k < n; ++k) {
-    worker_impl* v = host_.worker((start + k) % n);
+    worker_face* v = host_.worker((start + k) % n);
     if (v->busy.load(std::memory_order_relaxed) && post(v)) return true;
   }
   return false;
@@ -760,7 +760,7 @@ bool steal_protocol::tend_proxies() {
           // unless the victim has answered it. A victim that is answering
           // it at this moment finds it withdrawn and sends nothing
           // (release_request).
-          worker_impl* expected = p->w;
+          worker_face* expected = p->w;
           if (p->victim->requester.compare_exchange_strong(expected, nullptr,
                                                            std::memory_order_acq_rel)) {
             p->victim = nullptr;
@@ -787,7 +787,7 @@ bool steal_protocol::tend_proxies() {
     }
     if (!p->given) continue;
     // A local worker waiting for this piece asks to steal back from it.
-    worker_impl* req = p->w->requester.load(std::memory_order_acquire);
+    worker_face* req = p->w->requester.load(std::memory_order_acquire);
     if (req && !p->back_seq) {
       any = true;
       if (req->wanted != p->given || host_.root_done()) {
@@ -876,7 +876,7 @@ void steal_protocol::on_result(int from, reader& r) {
   }
   given_.erase(handle);
   p->given = nullptr;
-  piece_done(t);  // as a local thief ends one (run_task)
+  host_.piece_done(t);  // as a local thief ends one (run_task)
   if (!p->back_seq) free_proxy(p);
 }
 
@@ -885,8 +885,7 @@ void steal_protocol::on_cancel_up(int from, std::uint64_t handle) {
   if (!p) return;  // its result came meanwhile
   task* t = p->given;
   t->cancel_up.store(true, std::memory_order_release);
-  t->origin->alarm.store(true, std::memory_order_release);
-  static_cast<worker_impl*>(t->victim)->attention.store(1, std::memory_order_release);
+  host_.alarm_victim(t);
 }
 
 // --- set-up ---

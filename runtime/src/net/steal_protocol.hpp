@@ -56,7 +56,6 @@ struct task;
 }
 
 namespace tascell::detail {
-struct worker_impl;
 // claim_delay_for_testing (testing.hpp).
 extern std::atomic<int> claim_delay_us_for_testing;
 // Called, when set, where claim_delay_for_testing waits: the protocol
@@ -121,13 +120,13 @@ class steal_protocol {
   }
 
   // --- workers (network.hpp says what each does) ---
-  task* take_work(worker_impl* w, bool hungry);
+  task* take_work(worker_face* w, bool hungry);
   bool post_request(bool* through_shared_memory = nullptr);
   // A piece from another process finished on worker w: when w goes back to
-  // looking for work, it counts as hungry and posts the next request if it
+  // looking for work (`last`: nothing under the piece), it counts as hungry and posts the next request if it
   // can (before the piece's outputs are sent: the victim answers meanwhile).
-  void piece_finishing(worker_impl* w);
-  int mail_piece(worker_impl* proxy_worker, task* t);
+  void piece_finishing(worker_face* w, bool last);
+  int mail_piece(worker_face* proxy_worker, task* t);
   void mail_sent(int thief);
   bool expecting_work() const {
     return expecting_.load(std::memory_order_relaxed) || inbox_.load(std::memory_order_relaxed) != nullptr;
@@ -221,7 +220,7 @@ class steal_protocol {
   // Introspection (describe.cpp): the SIGUSR1 dump's lines, what the message
   // thread knows of one proxy, and the protocol log.
   void describe_all(std::ostream& m) const;
-  void describe(const worker_impl* proxy_worker) const;
+  void describe(const worker_face* proxy_worker) const;
   std::string say_log() const;
 
  private:
@@ -230,12 +229,12 @@ class steal_protocol {
   // remote thief of the piece it got (its `requester` receives local
   // steal-back requests).
   struct proxy {
-    worker_impl* w = nullptr;  // the requester object (remote_rank set)
+    worker_face* w = nullptr;  // the requester object (remote_rank set)
     int from = -1;             // the process that asked
     std::uint64_t seq = 0;     // its request number
     task* wanted = nullptr;    // steal-back: the local piece asked for
-    std::vector<worker_impl*> tried;  // local victims asked already
-    worker_impl* victim = nullptr;    // the one being asked now
+    std::vector<worker_face*> tried;  // local victims asked already
+    worker_face* victim = nullptr;    // the one being asked now
     task* given = nullptr;     // the piece sent (until its result returns)
     std::uint64_t handle = 0;  // its handle
     bool stop_sent = false;
@@ -285,7 +284,7 @@ class steal_protocol {
   // (wants_work) or an idle worker claiming an armed request (post_request).
   bool out_of_work() const;
   // The mailbox: a worker's side and the message thread's.
-  task* take_mailed(worker_impl* w);
+  task* take_mailed(worker_face* w);
   // The worker that took piece t, answering request seq, from the mailbox
   // records it and arms the next request, as the message thread's next
   // turn would; false (nothing done) when it must ring the thread instead.

@@ -5,8 +5,7 @@
 
 #include <string>
 
-#include "../runtime.hpp"
-#include "../worker.hpp"
+#include "table_process.hpp"
 
 namespace tascell::detail {
 
@@ -56,7 +55,7 @@ void check_write(const table_core& t, std::int64_t i) {
 }
 
 void check_apply(const table_core& t, std::int64_t i) {
-  if (current_worker) return;  // inside a root call: any entry
+  if (table_process::current_worker()) return;  // inside a root call: any entry
   int owner = t.check_owner(i);
   if (owner == acting_owner()) return;
   refuse(t, i,
@@ -66,9 +65,8 @@ void check_apply(const table_core& t, std::int64_t i) {
 }
 
 int check_owners_for_new_table(bool debug) {
-  runtime& rt = runtime::get();
-  if (rt.processes() > 1) return 0;  // the real owners check
-  int k = rt.config().table_check;
+  if (table_process::processes() > 1) return 0;  // the real owners check
+  int k = table_process::table_check();
   if (k < 0) k = debug ? 3 : 0;
   if (k >= 2) tables_checked.store(true, std::memory_order_relaxed);
   return k >= 2 ? k : 0;

@@ -13,8 +13,8 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "../net/network.hpp"
-#include "../runtime.hpp"
+#include "../net/table_protocol.hpp"
+#include "table_process.hpp"
 #include "tascell/detail/table_check.hpp"
 #include "tascell/remote_error.hpp"
 
@@ -112,7 +112,7 @@ std::shared_ptr<table_core> find_table(std::uint32_t id) {
   auto t = table_by_id(id);
   if (!t)
     throw table_error("tascell: a table handle names table #" + std::to_string(id) +
-                      ", which this process (rank " + std::to_string(runtime::get().rank()) +
+                      ", which this process (rank " + std::to_string(table_process::rank()) +
                       ") has not made or has destroyed: every process must make the same tables, in the same order");
   return t;
 }
@@ -144,13 +144,14 @@ void lay_out_table(table_core& t, const table_shape& shape, std::size_t entry_by
 
 std::shared_ptr<table_core> make_table(std::int64_t n, tascell::spread how, std::size_t entry_bytes, std::size_t entry_align,
                                        const char* name, bool debug) {
-  runtime& rt = runtime::get();
+  const int procs = table_process::processes();
   auto t = std::make_shared<table_core>();
   t->name = name ? name : "";
   if (n < 0) throw table_error("tascell: " + t->describe() + ": a table cannot have " + std::to_string(n) + " entries");
   // Several workers here: locks. One worker in each of several processes:
   // that worker applies what other processes send (net/table_protocol.hpp).
-  lay_out_table(*t, table_shape(n, how, rt.processes(), rt.rank()), entry_bytes, entry_align, rt.size() > 1);
+  lay_out_table(*t, table_shape(n, how, procs, table_process::rank()), entry_bytes, entry_align,
+                table_process::workers() > 1);
   if (int owners = check_owners_for_new_table(debug)) {
     t->check = table_shape(n, how, owners, 0);
     t->owned_n = 0;
@@ -160,12 +161,12 @@ std::shared_ptr<table_core> make_table(std::int64_t n, tascell::spread how, std:
     t->id = reg().next_id++;
     reg().tables[t->id] = t;
   }
-  if (rt.processes() > 1) {
+  if (procs > 1) {
     // The same table in every process: size, spread, entry size, name.
     std::ostringstream d;
     d << n << " entries of " << entry_bytes << " bytes, " << spread_name(how) << " spread, named '" << t->name << "'";
     int other = -1;
-    std::string theirs = rt.net()->tables().made(t->id, d.str(), other);
+    std::string theirs = table_process::protocol().made(t->id, d.str(), other);
     if (!theirs.empty())
       throw table_error("tascell: " + t->describe() + " differs between processes: rank " +
                         std::to_string(t->shape.rank) + " made it with " + d.str() + ", rank " +
@@ -176,10 +177,9 @@ std::shared_ptr<table_core> make_table(std::int64_t n, tascell::spread how, std:
 }
 
 void unmake_table(std::uint32_t id) {
-  runtime& rt = runtime::get();
-  if (rt.processes() < 2) return;
+  if (table_process::processes() < 2) return;
   int other = -1;
-  rt.net()->tables().made(id | (std::uint32_t{1} << 31), "gone", other);
+  table_process::protocol().made(id | (std::uint32_t{1} << 31), "gone", other);
 }
 
 }  // namespace tascell::detail

@@ -5,8 +5,8 @@
 // block) is thrown in all of them instead of leaving the others waiting.
 #include <sstream>
 
-#include "../net/network.hpp"
-#include "../runtime.hpp"
+#include "../net/table_protocol.hpp"
+#include "table_process.hpp"
 #include "table_format.hpp"
 #include "tascell/remote_error.hpp"
 
@@ -33,12 +33,12 @@ table_file_error decode(const std::string& s, int rank) {
 
 // Collective: every process's string (one process: its own).
 std::vector<std::string> all_of(const std::string& mine) {
-  runtime& rt = runtime::get();
-  if (rt.processes() < 2) return {mine};
+  const int procs = table_process::processes();
+  if (procs < 2) return {mine};
   static std::uint32_t step = 0;  // the same sequence in every process
   std::uint32_t key = (std::uint32_t{1} << 30) | (++step & 0x3fffffffu);
-  std::vector<std::string> out(static_cast<std::size_t>(rt.processes()));
-  for (auto& [rank, s] : rt.net()->tables().exchange(key, mine)) out[static_cast<std::size_t>(rank)] = s;
+  std::vector<std::string> out(static_cast<std::size_t>(procs));
+  for (auto& [rank, s] : table_process::protocol().exchange(key, mine)) out[static_cast<std::size_t>(rank)] = s;
   return out;
 }
 
@@ -55,14 +55,14 @@ void together(F&& f) {
     mine = "E" + encode(table_file_error(e.what(), ""));
   }
   std::vector<std::string> all = all_of(mine);
-  int rank = runtime::get().rank();
+  int rank = table_process::rank();
   if (!mine.empty()) throw decode(mine.substr(1), rank);
   for (std::size_t r = 0; r < all.size(); ++r)
     if (!all[r].empty()) throw decode(all[r].substr(1), static_cast<int>(r));
 }
 
 void between_root_calls(const char* what, const std::string& dir) {
-  if (current_worker)
+  if (table_process::current_worker())
     throw table_error(std::string("tascell: ") + what + " '" + dir +
                       "' inside parallel work: saving and loading tables are collective; call them from the "
                       "program's own code between root calls, in every process");
@@ -72,12 +72,12 @@ void between_root_calls(const char* what, const std::string& dir) {
 
 void save_table(table_core& t, const std::string& dir, const char* entry_type, const save_options& o) {
   between_root_calls("table::save", dir);
-  runtime& rt = runtime::get();
-  const int threads = o.threads > 0 ? o.threads : rt.size();
+  const int threads = o.threads > 0 ? o.threads : table_process::workers();
+  const int rank = table_process::rank();
   const table_shape& s = t.shape;
   table_shape order = file_order(s.n, s.how);
   std::int64_t block_entries = files::block_entries_for(o, t.entry_bytes);
-  together([&] { files::begin_save(dir, rt.rank() == 0); });
+  together([&] { files::begin_save(dir, rank == 0); });
   std::vector<std::uint64_t> sums;
   for (const std::string& h : all_of(std::to_string(
            files::checksum(t.data, static_cast<std::size_t>(t.local_n) * t.entry_bytes))))
@@ -102,7 +102,7 @@ void save_table(table_core& t, const std::string& dir, const char* entry_type, c
   });
 
   together([&] {
-    if (rt.rank() != 0) return;
+    if (rank != 0) return;
     table_file_info info;
     info.dir = dir;
     info.name = t.name;
@@ -130,7 +130,7 @@ table_file_info load_table_info(const std::string& dir, const char* entry_type, 
 
 void load_table(table_core& t, const table_file_info& info) {
   const table_shape& s = t.shape;
-  const int threads = runtime::get().size();
+  const int threads = table_process::workers();
   table_shape order = file_order(s.n, s.how);
   together([&] {
     // The parts that hold this process's positions.

@@ -19,9 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "../net/network.hpp"
-#include "../runtime.hpp"
-#include "../worker.hpp"
+#include "../net/table_protocol.hpp"
+#include "table_process.hpp"
 #include "table_registry.hpp"
 
 namespace tascell::detail {
@@ -65,7 +64,7 @@ struct sender {
 };
 thread_local sender mine;
 
-net::table_protocol& protocol() { return runtime::get().net()->tables(); }
+net::table_protocol& protocol() { return table_process::protocol(); }
 
 void hand(int rank, destination& d) {
   d.close_run();
@@ -79,7 +78,7 @@ void hand(int rank, destination& d) {
 
 void post_update(table_core& t, int owner, std::uint64_t op, std::int64_t pos, const void* update,
                  std::uint32_t bytes) {
-  worker_impl* w = current_worker;
+  worker* w = table_process::current_worker();
   if (!w) [[unlikely]]
     table_fail(t, t.shape.to_index(pos),
                "is owned by rank " + std::to_string(owner) +
@@ -119,12 +118,12 @@ std::atomic<bool> settling{true};  // settle_updates_for_testing
 void settle_updates_for_testing(bool on) { settling.store(on); }
 
 void serve_table_inbound() {
-  net::network* n = runtime::get().net();
-  if (n && n->tables().inbound_ready()) n->tables().serve_inbound();
+  if (table_process::processes() < 2) return;
+  net::table_protocol& p = protocol();
+  if (p.inbound_ready()) p.serve_inbound();
 }
 
-void settle_updates(worker* wk) {
-  auto* w = static_cast<worker_impl*>(wk);
+void settle_updates(worker* w) {
   std::vector<int> dests;
   for (std::size_t r = 0; r < mine.to.size(); ++r) {
     destination& d = mine.to[r];
@@ -167,7 +166,7 @@ std::shared_ptr<const table_window> fetch_window(table_core& t, std::int64_t lo,
     return win;
   }
   // What this worker updated is applied before it reads.
-  if (current_worker && current_worker->unsettled) settle_updates(current_worker);
+  if (worker* w = table_process::current_worker(); w && w->unsettled) settle_updates(w);
   std::string b = protocol().read(owner, t.id, lo, hi);
   if (b.size() != static_cast<std::size_t>(hi - lo) * t.entry_bytes)
     table_fail(t, t.shape.to_index(lo), "came back from rank " + std::to_string(owner) + " with the wrong size");
