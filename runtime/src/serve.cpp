@@ -126,7 +126,7 @@ void process_alarms(worker_impl* w) {
 bool release_request(worker_impl* w, worker_face* r, task* answer) {
   // Not a plain store of nullptr: at the end of a root call the message
   // thread withdraws a proxy's request that is still unanswered
-  // (steal_protocol::tend_proxies), and another thief may have claimed `requester`
+  // (steal_victim::tend_proxies), and another thief may have claimed `requester`
   // since; clearing it would lose that thief's request, and the thief would
   // wait for ever.
   worker_face* expected = r;

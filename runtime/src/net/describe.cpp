@@ -33,7 +33,7 @@ void network::catch_dump_signal() {
   sigaction(SIGUSR1, &sa, nullptr);
 }
 
-void steal_protocol::say_in_use(std::ostream& m, const proxy& p) const {
+void steal_victim::say_in_use(std::ostream& m, const proxy& p) const {
   m << "serves request " << p.seq << " of rank " << p.from;
   if (p.victim) m << ", asking worker " << p.victim->id << " of this process";
   if (p.given) m << ", carrying piece " << p.handle << " (given to rank " << p.from << ")";
@@ -50,35 +50,14 @@ void network::describe_all() {
 }
 
 void steal_protocol::describe_all(std::ostream& m) const {
+  thief_.describe(m);
+  victim_.describe(m);
   const char* head = "tascell: rank ";
-  m << (asking_seq_ ? "request " + std::to_string(asking_seq_) + " for work out to rank " + std::to_string(asking_rank_)
-                    : std::string("no request for work out"))
-    << "; inbox " << (inbox_.load(std::memory_order_acquire) ? "holds a piece" : "empty");
-  if (shared_.active()) {
-    static const char* const mailbox[] = {"empty", "holds a piece", "being taken by a worker",
-                                          "taken by a worker, not yet recorded"};
-    m << "; mailbox " << mailbox[shared_.mail_state() & 3];
-  }
-  m << ".\n";
-  for (const auto& [handle, p] : given_)
-    m << head << rank_ << ": piece " << handle << " out to rank " << p->from
-      << (p->back_seq ? ", a steal-back of it out as request " + std::to_string(p->back_seq) : std::string())
-      << ".\n";
-  for (const auto& [key, t] : received_) {
-    const auto* thief = static_cast<const worker_face*>(t->thief.load(std::memory_order_acquire));
-    m << head << rank_ << ": piece " << key.second << " of rank " << key.first << " here, "
-      << (thief ? "run by worker " + std::to_string(thief->id) : std::string("not started")) << ".\n";
-  }
-  for (const proxy* p : proxies_) {
-    m << head << rank_ << ": a proxy ";
-    say_in_use(m, *p);
-    m << ".\n";
-  }
-  log_.print(m, ("tascell: rank " + std::to_string(rank_) + ": ").c_str());
-  for (int i = 0; i < host_.workers(); ++i) {
-    const worker_face* w = host_.worker(i);
+  c_.log.print(m, ("tascell: rank " + std::to_string(c_.rank) + ": ").c_str());
+  for (int i = 0; i < c_.process.workers(); ++i) {
+    const worker_face* w = c_.process.worker(i);
     const worker_face* r = w->requester.load(std::memory_order_acquire);
-    m << head << rank_ << ": worker " << i << (w->busy.load(std::memory_order_relaxed) ? " busy" : " not busy")
+    m << head << c_.rank << ": worker " << i << (w->busy.load(std::memory_order_relaxed) ? " busy" : " not busy")
       << (w->hungry.load(std::memory_order_relaxed) ? ", hungry" : "") << ", asked by ";
     if (!r) m << "nobody";
     else if (r->remote_rank.load(std::memory_order_relaxed) >= 0)
@@ -88,15 +67,52 @@ void steal_protocol::describe_all(std::ostream& m) const {
   }
 }
 
-std::string steal_protocol::say_log() const {
-  std::ostringstream m;
-  log_.print(m, ("tascell: rank " + std::to_string(rank_) + ": ").c_str());
-  return m.str();
+// The request out, the inbox and the mailbox (the first line), and the
+// pieces of other processes here.
+void steal_thief::describe(std::ostream& m) const {
+  const char* head = "tascell: rank ";
+  m << (asking_seq_ ? "request " + std::to_string(asking_seq_) + " for work out to rank " + std::to_string(asking_rank_)
+                    : std::string("no request for work out"))
+    << "; inbox " << (inbox_.load(std::memory_order_acquire) ? "holds a piece" : "empty");
+  if (c_.shared.active()) {
+    static const char* const mailbox[] = {"empty", "holds a piece", "being taken by a worker",
+                                          "taken by a worker, not yet recorded"};
+    m << "; mailbox " << mailbox[c_.shared.mail_state() & 3];
+  }
+  m << ".\n";
+  for (const auto& [key, t] : received_) {
+    const auto* thief = static_cast<const worker_face*>(t->thief.load(std::memory_order_acquire));
+    m << head << c_.rank << ": piece " << key.second << " of rank " << key.first << " here, "
+      << (thief ? "run by worker " + std::to_string(thief->id) : std::string("not started")) << ".\n";
+  }
+}
+
+// The pieces out and the proxies in use.
+void steal_victim::describe(std::ostream& m) const {
+  const char* head = "tascell: rank ";
+  for (const auto& [handle, p] : given_)
+    m << head << c_.rank << ": piece " << handle << " out to rank " << p->from
+      << (p->back_seq ? ", a steal-back of it out as request " + std::to_string(p->back_seq) : std::string())
+      << ".\n";
+  for (const proxy* p : proxies_) {
+    m << head << c_.rank << ": a proxy ";
+    say_in_use(m, *p);
+    m << ".\n";
+  }
 }
 
 void steal_protocol::describe(const worker_face* pw) const {
   std::ostringstream m;
-  m << "tascell: rank " << rank_ << ", message thread: that proxy ";
+  m << "tascell: rank " << c_.rank << ", message thread: that proxy ";
+  victim_.describe(m, pw);
+  m << ". This process has " << victim_.pieces_out() << " piece(s) out in other processes, "
+    << thief_.pieces_here() << " from them, " << victim_.steal_backs_out() << " steal-back(s) out, ";
+  if (int to = thief_.asking_rank(); to >= 0) m << "and a request for work out to rank " << to << ".";
+  else m << "and no request for work out.";
+  std::fprintf(stderr, "%s\n", m.str().c_str());
+}
+
+void steal_victim::describe(std::ostream& m, const worker_face* pw) const {
   auto in = [&](const std::vector<proxy*>& list) -> const proxy* {
     for (const proxy* p : list)
       if (p && p->w == pw) return p;
@@ -118,26 +134,21 @@ void steal_protocol::describe(const worker_face* pw) const {
   m << "; its claim slot holds ";
   if (claim) m << "worker " << claim->id;
   else m << "nobody";
-  m << ". This process has " << given_.size() << " piece(s) out in other processes, " << received_.size()
-    << " from them, " << backs_.size() << " steal-back(s) out, ";
-  if (asking_seq_) m << "and a request for work out to rank " << asking_rank_ << ".";
-  else m << "and no request for work out.";
-  std::fprintf(stderr, "%s\n", m.str().c_str());
 }
 
-void steal_protocol::watch() {
+void steal_thief::watch() {
   if (asking_seq_ == 0 || asking_seq_ == asking_said_) return;
-  auto waited = now() - asking_since_;
-  if (waited < std::chrono::seconds(cfg_.watchdog_s)) return;
+  auto waited = c_.now() - asking_since_;
+  if (waited < std::chrono::seconds(c_.cfg.watchdog_s)) return;
   asking_said_ = asking_seq_;
   std::fprintf(stderr,
                "tascell: rank %d, message thread: its request %llu for work, %s rank %d, has had no answer for "
                "%d s. Rank %d answers when one of its busy workers polls: workers that run %d s without a poll "
                "explain this; otherwise the runtime is stuck, and this message belongs in a bug report "
                "(TASCELL_WATCHDOG=%d; 0 turns this message off).\n",
-               rank_, static_cast<unsigned long long>(asking_seq_),
-               posted_ ? "posted through shared memory to" : "sent to", asking_rank_, cfg_.watchdog_s,
-               asking_rank_, cfg_.watchdog_s, cfg_.watchdog_s);
+               c_.rank, static_cast<unsigned long long>(asking_seq_),
+               posted_ ? "posted through shared memory to" : "sent to", asking_rank_, c_.cfg.watchdog_s,
+               asking_rank_, c_.cfg.watchdog_s, c_.cfg.watchdog_s);
 }
 
 }  // namespace tascell::detail::net

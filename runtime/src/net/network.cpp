@@ -321,14 +321,14 @@ bool network::turn() {
     if (worker_face* pw = describe_.exchange(nullptr, std::memory_order_acq_rel)) steal_.describe(pw);
   if (dump_asked.load(std::memory_order_relaxed)) [[unlikely]]
     if (dump_asked.exchange(false, std::memory_order_acq_rel)) describe_all();
-  steal_.adopt_posted_requests();
-  progress |= steal_.tend_proxies();
+  steal_.victim().adopt_posted_requests();
+  progress |= steal_.victim().tend_proxies();
   progress |= flush();
-  progress |= steal_.take_results();
+  progress |= steal_.victim().take_results();
   progress |= receive_all();
-  progress |= steal_.ask_for_work();
-  if (cfg_.watchdog_s != 0) steal_.watch();
-  progress |= steal_.keep_worker_post();
+  progress |= steal_.thief().ask_for_work();
+  if (cfg_.watchdog_s != 0) steal_.thief().watch();
+  progress |= steal_.thief().keep_worker_post();
   progress |= tend_root();
   progress |= flush();
   progress |= reap_sends();
@@ -344,9 +344,9 @@ bool network::turn() {
   // more: the sender rings again when it sends again.
   // A thief of this machine is writing its shared-memory request: look
   // again soon too.
-  if (rung_not_received() || steal_.claims_seen()) quiet_ = 0;
+  if (rung_not_received() || steal_.victim().claims_seen()) quiet_ = 0;
   // Read here, in the turn: a worker that takes the next one may write them.
-  gave_workers_work_ = steal_.posted_local() || steal_.filled_inbox();
+  gave_workers_work_ = steal_.victim().posted_local() || steal_.thief().filled_inbox();
   return progress;
 }
 
@@ -395,7 +395,7 @@ void network::pause() {
   // A request posted through shared memory that has not been answered in
   // time: wake the victim's message thread (the worker may be napping at a
   // join, or the request must be withdrawn at the end of the root call).
-  long post_wait_us = steal_.posted_wait_us();
+  long post_wait_us = steal_.thief().posted_wait_us();
   // A request for work is out and every worker is idle: nothing else wants
   // this process's cores, so look again at once instead of sleeping, even
   // when the answer will ring. On this machine a futex wake from another
@@ -409,7 +409,7 @@ void network::pause() {
   // comes through the mailbox, which the idle workers watch and take
   // themselves, and a refusal comes by MPI from this machine, which rings.
   // Spinning, this thread would share a core with those workers.
-  if (steal_.spin_for_answer()) {
+  if (steal_.thief().spin_for_answer()) {
     turn_held.unlock();
     step_aside();
     return;
@@ -432,7 +432,7 @@ void network::pause() {
     // every worker waits for it, sleep no longer than that (backoff.hpp),
     // rounded up: a wait of under a microsecond truncated to 0 would leave
     // the full sleep (10 ms when every process rings), the process idle.
-    if (steal_.wants_work()) us = sleep_before_ask(us, steal_.next_ask(), now());
+    if (steal_.thief().wants_work()) us = sleep_before_ask(us, steal_.thief().next_ask(), now());
   }
   us = std::min(us, post_wait_us);
   // Table updates or reads wait for locks: retry soon. A caller waits for
@@ -526,8 +526,8 @@ void network::isend(int to, std::string buf) {
 bool network::reap_sends() { return link_->reap(); }
 
 bool network::receive_all() {
-  bool any = steal_.take_mail();
-  if (steal_.filled_inbox()) return any;
+  bool any = steal_.thief().take_mail();
+  if (steal_.thief().filled_inbox()) return any;
   std::string buf;
   // Open MPI's MPI_Iprobe looks at the messages it has already taken in
   // and, only when none matches, makes progress (takes in what has
@@ -545,14 +545,14 @@ bool network::receive_all() {
     // A local worker has been given something to do (a request to answer,
     // work to start) and may share this thread's core: let it run first;
     // the next turn looks for more.
-    if (steal_.posted_local() || steal_.filled_inbox()) return any;
+    if (steal_.victim().posted_local() || steal_.thief().filled_inbox()) return any;
   }
 }
 
 void network::handle_batch(int from, const std::string& buf) {
   // A piece in the mailbox was given before anything this batch may say
   // about it (a STOP, a steal-back): take it first.
-  steal_.take_mail(true);
+  steal_.thief().take_mail(true);
   guard_message(from, [&] {
     reader r(buf);
     auto magic = r.get<std::uint32_t>("the batch header");
@@ -579,12 +579,12 @@ bool network::take_events() {
   }
   // A piece a worker took from the mailbox is recorded before any event of
   // it (its end) is handled.
-  steal_.collect_taken();
+  steal_.thief().collect_taken();
   for (event& e : evs) {
     switch (e.kind) {
-      case event::finished: steal_.send_result(e.t); break;
-      case event::result_mailed: steal_.result_mailed(e.t); break;
-      case event::cancelled: steal_.send_cancel_up(e.t); break;
+      case event::finished: steal_.thief().send_result(e.t); break;
+      case event::result_mailed: steal_.thief().result_mailed(e.t); break;
+      case event::cancelled: steal_.thief().send_cancel_up(e.t); break;
       case event::improved: root_.spread_incumbent(e.id, e.bytes, -1, -1); break;
       case event::published: root_.publish(e.id, e.key, e.stamp, e.bytes); break;
       case event::root_begin:
@@ -615,9 +615,9 @@ void network::handle(int from, reader& r) {
     case msg::request: steal_.on_request_message(from, r); return;
     case msg::work: steal_.on_work(from, r); return;
     case msg::refuse: steal_.on_refuse(from, r.get<std::uint64_t>("a request number")); return;
-    case msg::result: steal_.on_result(from, r); return;
-    case msg::stop: steal_.on_stop(from, r.get<std::uint64_t>("a piece handle")); return;
-    case msg::cancel_up: steal_.on_cancel_up(from, r.get<std::uint64_t>("a piece handle")); return;
+    case msg::result: steal_.victim().on_result(from, r); return;
+    case msg::stop: steal_.thief().on_stop(from, r.get<std::uint64_t>("a piece handle")); return;
+    case msg::cancel_up: steal_.victim().on_cancel_up(from, r.get<std::uint64_t>("a piece handle")); return;
     case msg::root_done: root_.on_done(from, r); return;
     case msg::root_ack: root_.on_ack(from, r); return;
     case msg::root_finish: root_.on_finish(from, r); return;
@@ -634,7 +634,7 @@ void network::handle(int from, reader& r) {
     case msg::fence_ack: tables_.on_fence_ack(from, r); return;
     case msg::table_read: tables_.on_read(from, r); return;
     case msg::table_entries: tables_.on_entries(from, r); return;
-    case msg::block_waits: steal_.prefer_victim(from); return;
+    case msg::block_waits: steal_.thief().prefer_victim(from); return;
   }
   throw malformed_message("unknown message type " + std::to_string(static_cast<int>(type)));
 }
@@ -642,12 +642,12 @@ void network::handle(int from, reader& r) {
 // --- workers ---
 
 void network::piece_finished(task* t, worker_face* w, bool last) {
-  // Through the victim's ring in shared memory (steal_protocol::mail_result):
+  // Through the victim's ring in shared memory (steal_thief::mail_result):
   // this thread then only forgets the piece, at a later turn. Written
   // before the next request leaves: a victim already waiting at the join
   // finds it there instead of asking for part of the piece back.
-  bool mailed = steal_.mail_result(t);
-  steal_.piece_finishing(w, last);
+  bool mailed = steal_.thief().mail_result(t);
+  steal_.thief().piece_finishing(w, last);
   std::lock_guard<std::mutex> g(ev_m_);
   events_.push_back({mailed ? event::result_mailed : event::finished, t, 0, 0, {}});
   if (!mailed || events_.size() >= forgotten_per_ring) bell_.ring_self();

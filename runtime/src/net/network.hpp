@@ -90,7 +90,7 @@ class network final : public outbox, public loop_services {
   // A piece that another process sent for this one, or nullptr; a worker
   // that gets nullptr counts as hungry (when it says it may take work) until
   // it runs something.
-  task* take_work(worker_face* w, bool hungry = true) { return steal_.take_work(w, hungry); }
+  task* take_work(worker_face* w, bool hungry = true) { return steal_.thief().take_work(w, hungry); }
   // A piece from another process finished on worker w of this one
   // (run_task): its outputs go back. The network owns t from here on. A
   // worker that goes back to looking for work (`last`: nothing under the
@@ -115,17 +115,17 @@ class network final : public outbox, public loop_services {
   // thief's rank; then, once t is handed to the proxy, the worker calls
   // mail_sent(rank), which lets the thief see it. -1 when t must go by MPI
   // (the message thread sends it, as before).
-  int mail_piece(worker_face* proxy_worker, task* t) { return steal_.mail_piece(proxy_worker, t); }
-  void mail_sent(int thief) { steal_.mail_sent(thief); }
+  int mail_piece(worker_face* proxy_worker, task* t) { return steal_.victim().mail_piece(proxy_worker, t); }
+  void mail_sent(int thief) { steal_.victim().mail_sent(thief); }
   // A request of this process for work is out: idle workers should stay
   // awake for the answer.
   // (Until a worker has taken the answer: a worker that naps then would
   // start it tens of microseconds late.)
-  bool expecting_work() const { return steal_.expecting_work(); }
+  bool expecting_work() const { return steal_.thief().expecting_work(); }
   // A worker waiting at a join: the results of pieces given to processes of
-  // this machine wait in shared memory (steal_protocol::mail_result) until
+  // this machine wait in shared memory (steal_thief::mail_result) until
   // it, or the message thread, takes them. True when it took any.
-  bool take_results() { return steal_.take_results_here(); }
+  bool take_results() { return steal_.victim().take_results_here(); }
   // The runtime's workers exist: the message thread may look at them.
   void attach() {
     tables_.set_worker_applies(size_ > 1 && host_.workers() == 1);
@@ -153,36 +153,36 @@ class network final : public outbox, public loop_services {
 
   // An idle worker of a process whose workers are all idle posts the
   // process's next request for work itself, through shared memory, when the
-  // message thread has armed one (steal_protocol::keep_worker_post): the message thread,
+  // message thread has armed one (steal_thief::keep_worker_post): the message thread,
   // asleep while the workers were busy, takes tens of microseconds to wake
   // (docs/decisions.md, "Hungry workers post the request themselves").
   // True when this worker posted (or tried to, and the message thread sends
   // the request by MPI instead).
   // through_shared_memory: set to whether it went to the victim's workers
   // directly (else the message thread sends it by MPI).
-  bool post_request(bool* through_shared_memory = nullptr) { return steal_.post_request(through_shared_memory); }
+  bool post_request(bool* through_shared_memory = nullptr) { return steal_.thief().post_request(through_shared_memory); }
 
   // Figures since the start (the runtime takes differences per root call).
   std::int64_t bytes_sent() const { return bytes_sent_.load(std::memory_order_relaxed); }
   std::int64_t messages_sent() const { return messages_sent_.load(std::memory_order_relaxed); }
   std::int64_t batches_sent() const { return batches_sent_.load(std::memory_order_relaxed); }
   std::int64_t wakeups() const { return wakeups_.load(std::memory_order_relaxed); }
-  std::int64_t requests_posted() const { return steal_.requests_posted(); }
+  std::int64_t requests_posted() const { return steal_.thief().requests_posted(); }
   // ... of which an idle worker posted itself (post_request).
-  std::int64_t requests_posted_by_workers() const { return steal_.requests_posted_by_workers(); }
+  std::int64_t requests_posted_by_workers() const { return steal_.thief().requests_posted_by_workers(); }
   // Pieces this process gave through a thief's mailbox (mail_piece).
-  std::int64_t pieces_mailed() const { return steal_.pieces_mailed(); }
+  std::int64_t pieces_mailed() const { return steal_.victim().pieces_mailed(); }
   // Results this process wrote into victims' rings (mail_result), and
   // results a worker of this process took from its own at a join.
-  std::int64_t results_mailed() const { return steal_.results_mailed(); }
-  const steal_protocol::sent_figures& pieces_sent() const { return steal_.pieces_sent(); }
-  const steal_protocol::sent_figures& results_sent() const { return steal_.results_sent(); }
-  std::int64_t results_taken_by_workers() const { return steal_.results_taken_here(); }
+  std::int64_t results_mailed() const { return steal_.thief().results_mailed(); }
+  const steal_context::sent_figures& pieces_sent() const { return steal_.victim().pieces_sent(); }
+  const steal_context::sent_figures& results_sent() const { return steal_.thief().results_sent(); }
+  std::int64_t results_taken_by_workers() const { return steal_.victim().results_taken_here(); }
   // Incumbent improvements that came for a root call this process had not
   // begun, held until it began (the protocol simulation counts them).
   std::uint64_t incumbents_held_early() const { return root_.held_early(); }
   std::uint64_t incumbents_held_improved() const { return root_.early_improved(); }
-  std::vector<std::int64_t> take_steal_latencies() { return steal_.take_steal_latencies(); }
+  std::vector<std::int64_t> take_steal_latencies() { return steal_.thief().take_steal_latencies(); }
 
   // TASCELL_STATS with several processes: every process sends the figures
   // of root call `number` to rank 0 (send_stats); rank 0 waits up to

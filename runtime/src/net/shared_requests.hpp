@@ -29,7 +29,7 @@
 //   V's worker: as for any proxy (serve.cpp, answer_request): gives or
 //      refuses and rings its message thread.
 //   V's message thread, every turn: a posted slot becomes an ordinary proxy
-//      (steal_protocol::adopt_posted); a new standing proxy is published; state =
+//      (steal_victim::adopt_posted); a new standing proxy is published; state =
 //      free. A claiming slot is being written: look again soon.
 //   V leaves a root call only when every slot is free, after it has stopped
 //      accepting (`accepting` = 0 first; T reads `accepting` after its
@@ -54,7 +54,7 @@
 // control area, one per thief (results_per_ring results of up to
 // result_capacity bytes), and V takes them in order: a worker of V waiting
 // at a join, or V's message thread at its turn (whoever holds V's turn,
-// steal_protocol::take_results). Single writer at a time (a lock word the
+// steal_victim::take_results). Single writer at a time (a lock word the
 // thief's workers take; a busy lock or a full ring sends the result by
 // MPI), single reader: the writer writes at `tail` only when `head` has
 // passed it, the reader moves `head` after applying a result.

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <thread>
 
-#include "steal_protocol.hpp"  // loop_services
+#include "loop_services.hpp"
 
 namespace tascell::detail::net {
 

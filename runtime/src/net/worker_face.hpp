@@ -44,7 +44,7 @@ struct worker_face : worker {
   // A proxy that answers a request the thief posted through shared memory
   // (a standing proxy, net/shared_requests.hpp): the slot it stands in, and
   // a piece for it may go straight to the thief's mailbox
-  // (steal_protocol::mail_piece); -1 otherwise. Written by the message thread
+  // (steal_victim::mail_piece); -1 otherwise. Written by the message thread
   // before the proxy is published.
   int post_slot = -1;
   // The depth in the task tree of this worker's oldest spawn point with work
