@@ -33,6 +33,8 @@ tascell::sim::config layout(std::uint64_t seed, int depth) {
   c.tables = (seed / 192) % 2 == 1;
   c.hashed = (seed / 384) % 2 == 1;
   c.batch_updates = 1 + static_cast<int>((seed / 7) % 4);
+  // Half the seeds from 192 on, besides: a board.
+  c.boards = seed >= 192 && (seed / 12) % 2 == 1;
   return c;
 }
 
@@ -58,7 +60,8 @@ int main(int argc, char** argv) {
   auto start = std::chrono::steady_clock::now();
   std::uint64_t steps = 0, remote = 0, batches = 0, stops = 0, cancels = 0, taken = 0, mailed = 0, early = 0, early_improved = 0,
                 results = 0, results_here = 0, updates = 0, update_batches = 0, fences_deferred = 0,
-                locks_preempted = 0, table_seeds = 0;
+                locks_preempted = 0, table_seeds = 0, quiet_max = 0, board_writes = 0,
+                board_seeds = 0;
   for (std::uint64_t s = from; s < from + count; ++s) {
     tascell::sim::config c = layout(s, depth);
     c.root_calls = root_calls;
@@ -79,6 +82,9 @@ int main(int argc, char** argv) {
     update_batches += o.update_batches;
     fences_deferred += o.fences_deferred;
     locks_preempted += o.locks_preempted;
+    quiet_max = std::max(quiet_max, o.quiet_max);
+    board_writes += o.board_writes;
+    board_seeds += c.boards ? 1 : 0;
     table_seeds += c.tables ? 1 : 0;
     if (one)
       std::printf("seed %llu: %d processes x %d workers, %s: %llu steps, %llu batches, %llu pieces ran in "
@@ -86,7 +92,7 @@ int main(int argc, char** argv) {
                   static_cast<unsigned long long>(s), c.processes, c.workers,
                   (std::string(c.shared ? "requests through shared memory" : "requests by message") +
                    (c.incumbents ? ", incumbents" : c.throws ? ", a leaf throws" : c.cancels ? ", a search that cancels" : "") +
-                   (c.tables ? c.hashed ? ", a hashed table" : ", a block table" : ""))
+                   (c.tables ? c.hashed ? ", a hashed table" : ", a block table" : "") + (c.boards ? ", a board" : ""))
                       .c_str(),
                   static_cast<unsigned long long>(o.steps), static_cast<unsigned long long>(o.batches),
                   static_cast<unsigned long long>(o.remote_pieces));
@@ -111,7 +117,7 @@ int main(int argc, char** argv) {
               "%llu of them stopped there, %llu cancellations sent up (%llu cancelled a @dowork there), %llu "
               "incumbent improvements held for a root call not yet begun (%llu improved an incumbent then); "
               "%llu seeds with a table: %llu updates sent to other processes in %llu batches, %llu fences "
-              "answered after the updates before them waited, %llu local updates preempted holding their lock; %.1f s\n",
+              "answered after the updates before them waited, %llu local updates preempted holding their lock; %llu seeds with a board: %llu writes published; at most %llu steps with no piece or iteration moving; %.1f s\n",
               static_cast<unsigned long long>(count), static_cast<unsigned long long>(from),
               static_cast<unsigned long long>(from + count - 1), static_cast<unsigned long long>(steps),
               static_cast<unsigned long long>(batches), static_cast<unsigned long long>(remote),
@@ -121,7 +127,8 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(early), static_cast<unsigned long long>(early_improved),
               static_cast<unsigned long long>(table_seeds), static_cast<unsigned long long>(updates),
               static_cast<unsigned long long>(update_batches), static_cast<unsigned long long>(fences_deferred),
-              static_cast<unsigned long long>(locks_preempted), secs);
+              static_cast<unsigned long long>(locks_preempted), static_cast<unsigned long long>(board_seeds),
+              static_cast<unsigned long long>(board_writes), static_cast<unsigned long long>(quiet_max), secs);
   if (remote == 0) {
     std::printf("FAILED: no piece ever ran in another process\n");
     return 1;

@@ -8,6 +8,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <new>
 #include <random>
@@ -116,6 +117,7 @@ struct frame {
 
 struct world;
 struct process;
+constexpr std::uint64_t sim_board_id = 1;
 
 // A worker: its real shared words (worker_impl) and the program's state.
 struct sim_worker {
@@ -165,6 +167,18 @@ struct process final : net::host {
   bool begun = false;  // this process has begun the current root call (config::late_begin)
   std::string outcome;
   std::shared_ptr<detail::table_core> table;  // config::tables: this process's part
+  // config::boards: one board of 64-bit values, as tascell/board.hpp keeps
+  // it (the newest stamp wins; the keys written since the root protocol
+  // last took them), and this process's Lamport clock (net/registry.cpp).
+  std::map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> board;  // key -> (stamp, value)
+  std::set<std::uint64_t> board_written;
+  std::uint64_t lamport = 0;
+  void board_store(std::uint64_t key, std::uint64_t stamp, std::uint64_t v) {
+    auto& e = board[key];
+    if (e.first > stamp) return;
+    e = {stamp, v};
+    board_written.insert(key);
+  }
   link ln;
   std::unique_ptr<net::network> net;
 
@@ -186,8 +200,22 @@ struct process final : net::host {
     best = v;
     return true;
   }
-  std::vector<board_write> board_writes() override { return {}; }
-  void apply_board(std::uint64_t, std::uint64_t, std::uint64_t, std::string_view) override {}
+  std::vector<board_write> board_writes() override {
+    std::vector<board_write> out;
+    for (std::uint64_t key : board_written) {
+      auto [stamp, v] = board[key];
+      out.emplace_back(sim_board_id, key, stamp, std::string(reinterpret_cast<const char*>(&v), sizeof v));
+    }
+    board_written.clear();
+    return out;
+  }
+  void apply_board(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string_view value) override {
+    std::uint64_t v = 0;
+    if (id != sim_board_id || value.size() != sizeof v) throw std::runtime_error("not the simulation's board");
+    std::memcpy(&v, value.data(), sizeof v);
+    lamport = std::max(lamport, stamp >> 16);
+    board_store(key, stamp, v);
+  }
 };
 
 struct world {
@@ -205,6 +233,15 @@ struct world {
   std::map<std::pair<int, std::uint64_t>, int> runs;  // (giver's rank, its handle) -> times started
   sim_worker* stepping = nullptr;  // the worker whose step is under way
   int preempted = 0;
+  // The progress check: the last step at which a piece or an iteration
+  // moved (an iteration begun, a piece started or merged, a frame
+  // finished), and the longest span without (outcome::quiet_max).
+  std::uint64_t last_moved = 0, quiet_max = 0;
+  // config::boards: the newest write of each key, over all root calls.
+  std::map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> board_want;
+  std::uint64_t board_writes = 0;
+  void moved() { last_moved = steps; }
+  bool messages_in_flight() const;
   // config::tables, this root call: updates issued and applied, by leaf;
   // the leaves whose updates each piece issued, and those its giver had
   // issued to other processes before giving it, by (giver's rank, serial).
@@ -224,6 +261,27 @@ struct world {
 };
 
 world* current = nullptr;
+
+// config::boards: leaf `id` publishes id under key id % 4 (board::publish).
+void publish_on_board(process& p, std::uint64_t id) {
+  world& wd = *p.wd;
+  std::uint64_t key = id % 4;
+  std::uint64_t stamp = (++p.lamport << 16) | static_cast<std::uint64_t>(p.rank);
+  p.board_store(key, stamp, id);
+  auto& want = wd.board_want[key];
+  if (stamp > want.first) want = {stamp, id};
+  ++wd.board_writes;
+  p.net->board_published(sim_board_id, key, stamp, std::string(reinterpret_cast<const char*>(&id), sizeof id));
+}
+
+bool world::messages_in_flight() const {
+  for (const auto& to : arrived)
+    if (!to.empty()) return true;
+  for (const auto& from : flight)
+    for (const auto& q : from)
+      if (!q.empty()) return true;
+  return false;
+}
 
 // --- config::tables: the table every leaf adds to ---
 
@@ -381,6 +439,7 @@ std::pair<int, std::uint64_t> piece_key(const process& p, const tree_task* t) {
 
 void start_piece(sim_worker& s, tree_task* t) {
   world& wd = *s.p->wd;
+  wd.moved();
   std::pair<int, std::uint64_t> key = piece_key(*s.p, t);
   if (++wd.runs[key] > 1)
     throw sim_failure("piece " + std::to_string(key.second) + " of rank " + std::to_string(key.first) +
@@ -574,6 +633,7 @@ void end_piece(sim_worker& s, tree_task* t, std::uint64_t result, std::exception
 }
 
 void finish_frame(sim_worker& s) {
+  s.p->wd->moved();
   std::unique_ptr<frame> f = std::move(s.stack.back());
   s.stack.pop_back();
   for (tree_task* t : f->given) delete t;
@@ -691,6 +751,8 @@ void world::worker_step(sim_worker& s) {
         return;  // its entry's sub-block is locked: this leaf again next step
       }
       ++f.next;
+      moved();
+      if (c.boards && !pruned && f.depth + 1 == c.depth && id % 5 == 0) publish_on_board(*s.p, id);
       if (pruned) {
         // pruned: nothing below can improve the incumbent
       } else if (f.depth + 1 == c.depth && c.incumbents) {
@@ -727,6 +789,7 @@ void world::worker_step(sim_worker& s) {
         if (t->error && !f.error) f.error = t->error;
         if (t->completed) f.acc = combine(c, f.acc, t->result);
         t->merged = true;
+        moved();
         --f.pending;
         if (t->cancel_up.load(std::memory_order_acquire) && !f.stopped) cancel_frame(s, s.stack.size() - 1, t);
       }
@@ -884,6 +947,7 @@ outcome run(const config& c) {
       // incumbent is reset first) at a step of its own; rank 0 at once.
       std::vector<std::uint64_t> begin_at;
       std::uint64_t call_start = wd.steps;
+      wd.moved();
       for (auto& p : wd.ps) {
         p->done = p->ended_local = p->over = false;
         p->begun = false;
@@ -933,10 +997,20 @@ outcome run(const config& c) {
           all_over = all_over && p->over;
         }
         if (all_over) break;
+        wd.quiet_max = std::max(wd.quiet_max, wd.steps - wd.last_moved);
+        // A hang: nothing has moved for hang_steps steps (messages may still
+        // go back and forth: idle processes keep asking each other).
+        if (wd.steps - wd.last_moved > c.hang_steps) {
+          dump(wd);
+          throw sim_failure("a hang in root call " + std::to_string(call + 1) + ": for " +
+                            std::to_string(c.hang_steps) + " steps no piece or iteration moved (" +
+                            (wd.messages_in_flight() ? "messages still in flight" : "no message in flight") +
+                            "); every process's state is above");
+        }
         if (wd.steps > c.max_steps) {
           dump(wd);
           throw sim_failure("no end after " + std::to_string(wd.steps) + " steps (root call " +
-                            std::to_string(call + 1) + "): a hang; every process's state is above");
+                            std::to_string(call + 1) + "), though pieces kept moving; every process's state is above");
         }
       }
       std::string want = c.throws    ? "error: leaf " + std::to_string(wd.thrower)
@@ -949,6 +1023,22 @@ outcome run(const config& c) {
         if (c.incumbents && p->best != wd.expected)
           throw sim_failure("root call " + std::to_string(call + 1) + ": rank " + std::to_string(p->rank) +
                             "'s incumbent is " + std::to_string(p->best) + " at the end, the best leaf " + want);
+        // Every process's board holds the newest write of each key.
+        if (c.boards && p->board != wd.board_want) {
+          std::string what;
+          for (auto& [key, e] : wd.board_want) {
+            auto it = p->board.find(key);
+            if (it == p->board.end() || it->second != e) {
+              what = "key " + std::to_string(key) + " holds " +
+                     (it == p->board.end() ? std::string("nothing") : std::to_string(it->second.second)) +
+                     ", the newest write " + std::to_string(e.second);
+              break;
+            }
+          }
+          if (what.empty()) what = "a key nobody wrote";
+          throw sim_failure("root call " + std::to_string(call + 1) + ": rank " + std::to_string(p->rank) +
+                            "'s board at the end: " + what);
+        }
       }
       if (c.tables) {
         // Every update issued in the call is applied at its end, once, and
@@ -988,6 +1078,8 @@ outcome run(const config& c) {
   out.remote_cancels = wd.remote_cancels;
   out.remote_cancels_taken = wd.remote_cancels_taken;
   out.locks_preempted = wd.locks_preempted;
+  out.quiet_max = wd.quiet_max;
+  out.board_writes = wd.board_writes;
   for (auto& p : wd.ps)
     if (p->net) {
       out.table_updates += static_cast<std::uint64_t>(p->net->tables().updates_sent());

@@ -9,7 +9,7 @@
 // turns, which batch in flight is delivered (batches between two
 // processes arrive in the order they were sent, as MPI's do), and where a
 // worker is preempted inside the runtime's own code (the claim window of
-// steal_protocol::post_request). One seed replays one interleaving exactly.
+// steal_thief::post_request). One seed replays one interleaving exactly.
 //
 // Checked after every step: no piece runs twice. At the end of every root
 // call: rank 0's answer is the sequential one. With config::tables, the
@@ -46,6 +46,11 @@ struct config {
   // cancellation goes up through pieces whose own point it is (CANCEL_UP
   // to other processes). Every process must end with "found".
   bool cancels = false;
+  // A board (tascell/board.hpp): every fifth leaf publishes its id under
+  // key id % 4 (BOARD to every process, and the writes of each process
+  // in its ROOT_ACK and rank 0's ROOT_FINISH). Checked at the end of each
+  // root call: every process's board holds the newest write of each key.
+  bool boards = false;
   // Distributed tables (tascell/table.hpp, net/table_protocol.hpp): every
   // leaf visited adds to an entry of a table spread over the processes, as
   // apply() does: at once when the entry is its process's (under its
@@ -65,7 +70,12 @@ struct config {
   bool hashed = false;     // the hashed spread (else block)
   int batch_updates = 3;   // a worker hands a batch over at this many updates
   std::uint64_t seed = 1;
-  std::uint64_t max_steps = 3'000'000;
+  std::uint64_t max_steps = 3'000'000;  // pieces keep moving but the root call never ends
+  // A hang: this many steps in which no piece or iteration moved (an
+  // iteration begun, a piece started or merged, a frame finished), whatever
+  // messages still went back and forth. The longest such span of a passing
+  // seed (outcome::quiet_max) is 509 steps in seeds 1-10,000.
+  std::uint64_t hang_steps = 20'000;
   // How often a worker that claims an armed request is preempted between
   // looking and claiming (out of 16); 0: never.
   int preempt_claims = 8;
@@ -94,6 +104,8 @@ struct outcome {
   std::uint64_t update_batches = 0;    // ... in this many batches
   std::uint64_t fences_deferred = 0;   // fences answered only once the updates before them were applied
   std::uint64_t locks_preempted = 0;   // local updates preempted while holding their sub-block's lock
+  std::uint64_t board_writes = 0;  // board writes published (config::boards)
+  std::uint64_t quiet_max = 0;  // the longest span of steps in which no piece or iteration moved
 };
 
 outcome run(const config& c);
