@@ -686,7 +686,9 @@ void help(sim_worker& s, frame& f) {
   s.p->net->take_results();
   s.help_other = !s.help_other;
   if (!s.help_other) {
-    for (tree_task* t : f.given) {
+    // The newest piece given first (join.cpp walks a->given, newest first).
+    for (auto it = f.given.rbegin(); it != f.given.rend(); ++it) {
+      tree_task* t = *it;
       if (t->merged || t->done.load(std::memory_order_acquire)) continue;
       auto* thief = static_cast<worker_face*>(t->thief.load(std::memory_order_acquire));
       process& p = *s.p;
@@ -794,8 +796,14 @@ void world::worker_step(sim_worker& s) {
         if (t->cancel_up.load(std::memory_order_acquire) && !f.stopped) cancel_frame(s, s.stack.size() - 1, t);
       }
       if (f.error || f.aborted) stop_frame(s, f);
-      if (f.pending > 0) help(s, f);
-      else finish_frame(s);
+      if (f.pending > 0) {
+        help(s, f);
+      } else {
+        // join.cpp's wait_scope: when a join ends the worker computes again,
+        // no longer hungry (help may have said it was).
+        if (!f.given.empty()) s.w->hungry.store(false, std::memory_order_relaxed);
+        finish_frame(s);
+      }
     }
   }
   stepping = outer;
