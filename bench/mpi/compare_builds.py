@@ -7,8 +7,12 @@
 2. fib(35), n-queens(13), UTS T1 and T3: 1 worker and 1 process x 2 workers from
    the old build (one process, no MPI), 2 processes x 1 worker from each
    build, interleaved; (2x1 speedup) / (1x2 speedup) for each build.
+3. With --old-driver and --new-driver (each build's tascell++): the
+   four-piece endgame on distributed tables (lang-examples/retro.tcpp KQKR,
+   as bench/tables/retro_bench.py runs it) on 2 x 1 and 1 x 2, both builds
+   interleaved: the analysis's time, new / old.
 
-usage: compare_builds.py --old DIR --new DIR [--reps 4]
+usage: compare_builds.py --old DIR --new DIR [--reps 4] [--old-driver PATH --new-driver PATH]
    (DIR: a directory holding mpi-steal-latency, fib-tascell, nqueens-tascell
     and uts-tascell, e.g. build/release/bench and a copy of it made before a
     change)
@@ -16,10 +20,15 @@ usage: compare_builds.py --old DIR --new DIR [--reps 4]
 import argparse
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "tables"))
 from mpi_bench import ENV, MPIRUN, latency_samples, latency_table, run, times  # noqa: E402
+import retro_bench  # noqa: E402
 
 SPEEDUP_RUN = MPIRUN + ["-np", "2", "-x", "TASCELL_WORKERS=1"]
 
@@ -29,6 +38,8 @@ def main():
     ap.add_argument("--old", required=True)
     ap.add_argument("--new", required=True)
     ap.add_argument("--reps", type=int, default=4)
+    ap.add_argument("--old-driver", help="the old build's tascell++ (for KQKR)")
+    ap.add_argument("--new-driver", help="the new build's tascell++ (for KQKR)")
     a = ap.parse_args()
     builds = {"old": a.old, "new": a.new}
 
@@ -51,6 +62,31 @@ def main():
         print("| %s | %.4f | %.4f | %.4f | %.4f | %.2f | %.2f |" %
               (name, med["1x1"], med["1x2"], med["old"], med["new"], med["1x1"] / med["old"] / s12,
                med["1x1"] / med["new"] / s12))
+    if a.old_driver and a.new_driver:
+        kqkr(a)
+
+
+def kqkr(a):
+    retro = os.path.join(retro_bench.ROOT, "lang-examples", "retro.tcpp")
+    with tempfile.TemporaryDirectory() as tmp:
+        binaries = {}
+        for k, driver in (("old", a.old_driver), ("new", a.new_driver)):
+            binaries[k] = os.path.join(tmp, "retro-" + k)
+            subprocess.run([driver, "-O2", retro, "-o", binaries[k]], check=True)
+        print()
+        print("| KQKR analysis | old (s) | new (s) | new / old, each round |")
+        print("|---|---:|---:|---:|")
+        for layout in ((2, 1), (1, 2)):
+            got = {"old": [], "new": []}
+            ratios = []
+            for _ in range(a.reps):
+                for k in ("old", "new"):
+                    got[k].append(retro_bench.run(binaries[k], "KQKR", *layout)[0])
+                ratios.append(got["new"][-1] / got["old"][-1])
+            print("| %d x %d | %.2f (%.2f-%.2f) | %.2f (%.2f-%.2f) | %.2f (%.2f-%.2f) |" %
+                  (layout[0], layout[1], statistics.median(got["old"]), min(got["old"]), max(got["old"]),
+                   statistics.median(got["new"]), min(got["new"]), max(got["new"]),
+                   statistics.median(ratios), min(ratios), max(ratios)))
 
 
 if __name__ == "__main__":
