@@ -4,9 +4,10 @@
 1. Steal round trip between processes (mpi-steal-latency 27 200, as
    mpi_bench.py runs it), the two builds' runs interleaved: steals, median,
    p10, p90, p99.
-2. fib(35), n-queens(13), UTS T1 and T3: 1 worker and 1 process x 2 workers from
-   the old build (one process, no MPI), 2 processes x 1 worker from each
-   build, interleaved; (2x1 speedup) / (1x2 speedup) for each build.
+2. fib(35), n-queens(13), UTS T1 and T3: 1 x 1, 1 x 2 (one process, no MPI)
+   and 2 x 1 (processes x workers) from each build, interleaved round by
+   round: each layout's median time per build, new / old paired round by
+   round (median and range) and each build's speedup over its own 1 x 1.
 3. With --old-driver and --new-driver (each build's tascell++): the
    four-piece endgame on distributed tables (lang-examples/retro.tcpp KQKR,
    as bench/tables/retro_bench.py runs it) on 2 x 1 and 1 x 2, both builds
@@ -47,21 +48,25 @@ def main():
     latency_table("build", latency_samples(a.reps, {k: (d, []) for k, d in builds.items()}), out)
     print("\n".join(out))
     print()
-    print("| problem | 1 worker (s) | 1 x 2 (s) | 2 x 1 old (s) | 2 x 1 new (s) | 2x1 / 1x2 old | 2x1 / 1x2 new |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| problem | layout | old (s) | new (s) | new / old, each round | speedup old | speedup new |")
+    print("|---|---|---:|---:|---:|---:|---:|")
     for name, binary, arg in (("fib(35)", "fib-tascell", "35"), ("n-queens(13)", "nqueens-tascell", "13"),
                               ("UTS T1", "uts-tascell", "T1"), ("UTS T3", "uts-tascell", "T3")):
-        got = {"1x1": [], "1x2": [], "old": [], "new": []}
+        layouts = ("1 x 1", "1 x 2", "2 x 1")
+        got = {(l, k): [] for l in layouts for k in builds}
         for _ in range(a.reps):
-            for w in ("1", "2"):
-                got["1x" + w] += times(run([os.path.join(a.old, binary), arg, "3"], dict(ENV, TASCELL_WORKERS=w)))
             for k, d in builds.items():
-                got[k] += times(run(SPEEDUP_RUN + [os.path.join(d, binary), arg, "3"], ENV))
-        med = {k: statistics.median(v) for k, v in got.items()}
-        s12 = med["1x1"] / med["1x2"]
-        print("| %s | %.4f | %.4f | %.4f | %.4f | %.2f | %.2f |" %
-              (name, med["1x1"], med["1x2"], med["old"], med["new"], med["1x1"] / med["old"] / s12,
-               med["1x1"] / med["new"] / s12))
+                path = os.path.join(d, binary)
+                for w in ("1", "2"):
+                    got[("1 x " + w, k)].append(statistics.median(times(run([path, arg, "3"], dict(ENV, TASCELL_WORKERS=w)))))
+                got[("2 x 1", k)].append(statistics.median(times(run(SPEEDUP_RUN + [path, arg, "3"], ENV))))
+        med = {key: statistics.median(v) for key, v in got.items()}
+        for l in layouts:
+            ratios = [n / o for n, o in zip(got[(l, "new")], got[(l, "old")])]
+            speed = {k: med[("1 x 1", k)] / med[(l, k)] for k in builds}
+            print("| %s | %s | %.4f | %.4f | %.3f (%.3f-%.3f) | %.2f | %.2f |" %
+                  (name, l, med[(l, "old")], med[(l, "new")], statistics.median(ratios), min(ratios), max(ratios),
+                   speed["old"], speed["new"]))
     if a.old_driver and a.new_driver:
         kqkr(a)
 
