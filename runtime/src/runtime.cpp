@@ -350,18 +350,19 @@ struct network_counts {
                results_mailed = 0, pieces = 0, piece_bytes = 0, results = 0, result_bytes = 0, updates = 0,
                update_batches = 0, applied = 0;
   void read(net::network& n) {
-    bytes = n.bytes_sent();
-    messages = n.messages_sent();
-    batches = n.batches_sent();
-    wakeups = n.wakeups();
-    posted = n.requests_posted();
-    worker_posted = n.requests_posted_by_workers();
-    mailed = n.pieces_mailed();
-    results_mailed = n.results_mailed();
-    pieces = n.pieces_sent().count.load();
-    piece_bytes = n.pieces_sent().bytes.load();
-    results = n.results_sent().count.load();
-    result_bytes = n.results_sent().bytes.load();
+    net::network::counts c = n.figures();
+    bytes = c.bytes;
+    messages = c.messages;
+    batches = c.batches;
+    wakeups = c.wakeups;
+    posted = c.requests_posted;
+    worker_posted = c.requests_posted_by_workers;
+    mailed = c.pieces_mailed;
+    results_mailed = c.results_mailed;
+    pieces = c.pieces;
+    piece_bytes = c.piece_bytes;
+    results = c.results;
+    result_bytes = c.result_bytes;
     updates = n.tables().updates_sent();
     update_batches = n.tables().update_batches_sent();
     applied = n.tables().updates_applied();

@@ -1093,11 +1093,12 @@ outcome run(const config& c) {
       out.table_updates += static_cast<std::uint64_t>(p->net->tables().updates_sent());
       out.update_batches += static_cast<std::uint64_t>(p->net->tables().update_batches_sent());
       out.fences_deferred += static_cast<std::uint64_t>(p->net->tables().fences_deferred());
-      out.mailed += static_cast<std::uint64_t>(p->net->pieces_mailed());
-      out.results_mailed += static_cast<std::uint64_t>(p->net->results_mailed());
-      out.results_here += static_cast<std::uint64_t>(p->net->results_taken_by_workers());
-      out.early_incumbents += p->net->incumbents_held_early();
-      out.early_improved += p->net->incumbents_held_improved();
+      net::network::counts c = p->net->figures();
+      out.mailed += static_cast<std::uint64_t>(c.pieces_mailed);
+      out.results_mailed += static_cast<std::uint64_t>(c.results_mailed);
+      out.results_here += static_cast<std::uint64_t>(c.results_taken_by_workers);
+      out.early_incumbents += c.incumbents_held_early;
+      out.early_improved += c.incumbents_held_improved;
     }
   destroy(wd);
   return out;

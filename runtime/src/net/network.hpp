@@ -162,26 +162,25 @@ class network final : public outbox, public loop_services {
   // directly (else the message thread sends it by MPI).
   bool post_request(bool* through_shared_memory = nullptr) { return steal_.thief().post_request(through_shared_memory); }
 
-  // Figures since the start (the runtime takes differences per root call).
-  std::int64_t bytes_sent() const { return bytes_sent_.load(std::memory_order_relaxed); }
-  std::int64_t messages_sent() const { return messages_sent_.load(std::memory_order_relaxed); }
-  std::int64_t batches_sent() const { return batches_sent_.load(std::memory_order_relaxed); }
-  std::int64_t wakeups() const { return wakeups_.load(std::memory_order_relaxed); }
-  std::int64_t requests_posted() const { return steal_.thief().requests_posted(); }
-  // ... of which an idle worker posted itself (post_request).
-  std::int64_t requests_posted_by_workers() const { return steal_.thief().requests_posted_by_workers(); }
-  // Pieces this process gave through a thief's mailbox (mail_piece).
-  std::int64_t pieces_mailed() const { return steal_.victim().pieces_mailed(); }
-  // Results this process wrote into victims' rings (mail_result), and
-  // results a worker of this process took from its own at a join.
-  std::int64_t results_mailed() const { return steal_.thief().results_mailed(); }
-  const steal_context::sent_figures& pieces_sent() const { return steal_.victim().pieces_sent(); }
-  const steal_context::sent_figures& results_sent() const { return steal_.thief().results_sent(); }
-  std::int64_t results_taken_by_workers() const { return steal_.victim().results_taken_here(); }
-  // Incumbent improvements that came for a root call this process had not
-  // begun, held until it began (the protocol simulation counts them).
-  std::uint64_t incumbents_held_early() const { return root_.held_early(); }
-  std::uint64_t incumbents_held_improved() const { return root_.early_improved(); }
+  // Figures since the start, read at once (the runtime takes differences
+  // per root call; the protocol simulation sums them over its processes).
+  struct counts {
+    std::int64_t bytes = 0, messages = 0, batches = 0;
+    std::int64_t wakeups = 0;  // sleeps of the message thread (pause)
+    // Requests for work posted through shared memory, and those of them an
+    // idle worker posted itself (post_request).
+    std::int64_t requests_posted = 0, requests_posted_by_workers = 0;
+    // Pieces this process gave through a thief's mailbox (mail_piece);
+    // results it wrote into victims' rings (mail_result); results a worker
+    // of this process took from its own ring at a join.
+    std::int64_t pieces_mailed = 0, results_mailed = 0, results_taken_by_workers = 0;
+    // Pieces and results sent by MPI, and their bytes.
+    std::int64_t pieces = 0, piece_bytes = 0, results = 0, result_bytes = 0;
+    // Incumbent improvements that came for a root call this process had not
+    // begun, held until it began, and those of them that improved it.
+    std::uint64_t incumbents_held_early = 0, incumbents_held_improved = 0;
+  };
+  counts figures() const;
   std::vector<std::int64_t> take_steal_latencies() { return steal_.thief().take_steal_latencies(); }
 
   // TASCELL_STATS with several processes: every process sends the figures

@@ -7,6 +7,26 @@ namespace tascell::detail::net {
 // TASCELL_STATS with several processes: every process sends its figures of a
 // root call to rank 0, which gathers them (runtime.cpp prints them).
 
+network::counts network::figures() const {
+  counts c;
+  c.bytes = bytes_sent_.load(std::memory_order_relaxed);
+  c.messages = messages_sent_.load(std::memory_order_relaxed);
+  c.batches = batches_sent_.load(std::memory_order_relaxed);
+  c.wakeups = wakeups_.load(std::memory_order_relaxed);
+  c.requests_posted = steal_.thief().requests_posted();
+  c.requests_posted_by_workers = steal_.thief().requests_posted_by_workers();
+  c.pieces_mailed = steal_.victim().pieces_mailed();
+  c.results_mailed = steal_.thief().results_mailed();
+  c.results_taken_by_workers = steal_.victim().results_taken_here();
+  c.pieces = steal_.victim().pieces_sent().count.load(std::memory_order_relaxed);
+  c.piece_bytes = steal_.victim().pieces_sent().bytes.load(std::memory_order_relaxed);
+  c.results = steal_.thief().results_sent().count.load(std::memory_order_relaxed);
+  c.result_bytes = steal_.thief().results_sent().bytes.load(std::memory_order_relaxed);
+  c.incumbents_held_early = root_.held_early();
+  c.incumbents_held_improved = root_.early_improved();
+  return c;
+}
+
 void network::send_stats(std::uint64_t number, std::string figures) {
   std::lock_guard<std::mutex> g(ev_m_);
   events_.push_back({event::stats, nullptr, number, 0, std::move(figures)});
