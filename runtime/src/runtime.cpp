@@ -196,8 +196,8 @@ runtime::~runtime() {
     trace_buffer messages;
     trace_clock clock;
     if (net_) {
-      messages = net_->take_trace();
-      clock = net_->clock_alignment();
+      messages = net_->trace().take();
+      clock = net_->trace().clock();
       tracks.push_back({size(), "message thread", &messages});
     }
     std::string error = write_trace(path, rank(), processes(), clock, tracks);

@@ -129,29 +129,7 @@ void network::init_mpi() {
   out_count_.assign(static_cast<std::size_t>(size_), 0);
   loud_.assign(static_cast<std::size_t>(size_), 0);
   mpi_->check_same_binary();
-  tracing_ = !cfg_.trace.empty();
-  trace_.room = tracing_ ? static_cast<std::size_t>(cfg_.trace_records) : 0;
-  if (tracing_) clock_ = mpi_->align_clocks();
-}
-
-void network::note(trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b, std::int64_t c) {
-  note_at(trace_now(), t, id, a, b, c);
-}
-
-void network::note_at(std::int64_t when, trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b,
-                      std::int64_t c) {
-  std::lock_guard<std::mutex> g(trace_m_);
-  trace_.instant(when, t, id, a, b, c);
-}
-
-void network::note_span(bool asleep) {
-  std::int64_t now = trace_now();
-  {
-    std::lock_guard<std::mutex> g(trace_m_);
-    trace_.span(static_cast<std::uint8_t>(asleep_ ? activity::asleep : activity::messages), span_since_, now);
-  }
-  span_since_ = now;
-  asleep_ = asleep;
+  if (!cfg_.trace.empty()) trace_.start(static_cast<std::size_t>(cfg_.trace_records), mpi_->align_clocks());
 }
 
 void network::quiesce() {
@@ -171,13 +149,6 @@ void network::detach() {
   quiesce();  // a turn of the loop that began before the store has ended
 }
 
-trace_buffer network::take_trace() {
-  std::lock_guard<std::mutex> g(trace_m_);
-  trace_buffer b = std::move(trace_);
-  trace_ = trace_buffer{};
-  return b;
-}
-
 void network::fatal(const std::string& cause) {
   link_->abort(cause);
   std::abort();  // not reached: abort() ends the process
@@ -189,71 +160,11 @@ void network::send_raw(int to, std::string bytes) {
   bell_.ring_self();
 }
 
-namespace {
-// Asks the scheduler for a short time slice (Linux 6.12 and later, EEVDF):
-// a thread with a short slice preempts a busy worker on its core when it
-// wakes more often than one with the default slice, though not always (see
-// take_priority). Older kernels refuse; the thread then runs with the
-// default slice. Also asks for 1 us of timer slack: by default a timer may
-// fire up to 50 us late.
-void ask_for_prompt_wakeups() {
-  struct {
-    std::uint32_t size;
-    std::uint32_t sched_policy;
-    std::uint64_t sched_flags;
-    std::int32_t sched_nice;
-    std::uint32_t sched_priority;
-    std::uint64_t sched_runtime, sched_deadline, sched_period;
-    std::uint32_t sched_util_min, sched_util_max;
-  } attr{};
-  attr.size = sizeof attr;
-  attr.sched_policy = 0;            // SCHED_OTHER
-  attr.sched_runtime = 100'000;     // the slice: 100 us, the shortest allowed
-  syscall(SYS_sched_setattr, 0, &attr, 0u);
-  prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
-}
-}  // namespace
-
-// TASCELL_MSG_PRIORITY: the message thread at the lowest real-time priority
-// (SCHED_FIFO 1), so that it runs the moment it wakes. A thread of normal
-// priority that wakes on a core where a worker computes may wait for the end
-// of the worker's time slice: the kernel's scheduler (EEVDF) lets a thread
-// that has just run wait until it is owed time again. On this machine that
-// was the 0.5-1 ms tail of steals between processes: with real-time
-// priority, the 90th percentile of the steal round trip fell from 568-665
-// to 81-261 us (docs/performance.md). The thread sleeps whenever it has
-// nothing to do, so it takes from the workers only the time its work needs;
-// threads it creates (Open MPI's) start with normal priority
-// (SCHED_RESET_ON_FORK). It leaves real-time priority while it spins
-// (pause()): a real-time thread that yields keeps its core.
-void network::take_priority() {
-  if (cfg_.priority == msg_priority::normal) return;
-  if (set_realtime(true)) {
-    realtime_ = true;
-    return;
-  }
-  int err = errno;
-  if (cfg_.priority == msg_priority::realtime)
-    init_error_ = "tascell: rank " + std::to_string(rank_) +
-                  ": TASCELL_MSG_PRIORITY=realtime, but the message thread cannot have real-time priority "
-                  "(sched_setscheduler: " + std::strerror(err) +
-                  "); it needs CAP_SYS_NICE or a real-time priority limit of at least 1 (ulimit -r; rtprio "
-                  "in /etc/security/limits.conf). TASCELL_MSG_PRIORITY=auto runs without it.";
-}
-
-bool network::set_realtime(bool on) {
-  sched_param sp{};
-  sp.sched_priority = on ? sched_get_priority_min(SCHED_FIFO) : 0;
-  if (sched_setscheduler(0, (on ? SCHED_FIFO : SCHED_OTHER) | SCHED_RESET_ON_FORK, &sp) != 0) return false;
-  demoted_ = !on;
-  return true;
-}
-
 void network::thread_main() {
-  ask_for_prompt_wakeups();
+  thread_priority::ask_for_prompt_wakeups();
   init_mpi();
   if (init_error_.empty()) {
-    take_priority();
+    init_error_ = priority_.take(cfg_.priority, rank_);
     // Before the runtime goes on: a SIGUSR1 from then on finds the handler
     // (mpirun forwards one to every process at any time).
     catch_dump_signal();
@@ -265,7 +176,7 @@ void network::thread_main() {
   ready_cv_.notify_all();
   if (!init_error_.empty()) return;
   if (size_ > 1) spreading.store(true);
-  span_since_ = trace_now();
+  trace_.begin_spans();
 
   while (!shutdown_.load(std::memory_order_acquire)) {
     bell_seen_ = bell_.value();
@@ -280,18 +191,18 @@ void network::thread_main() {
       // proxy rings the bell; hungry workers yield, so work in the inbox
       // starts at once.
       pause();
-    } else if (asleep_) {
-      note_span(false);
+    } else if (trace_.asleep()) {
+      trace_.span(false);
     }
   }
-  if (tracing_) note_span(false);
+  if (trace_.on()) trace_.span(false);
   // At exit (the runtime has detached: every event is sent on): let the
   // last sends complete, then leave MPI together. At normal priority: the
   // collectives below spin, and two processes whose real-time message
   // threads shared one CPU hung there, the spinning one never letting the
   // other run (SCHED_FIFO; seen with taskset -c 1 on 2 processes, 4 runs
   // of 4).
-  if (realtime_ && !demoted_) set_realtime(false);
+  priority_.leave();
   flush();
   auto deadline = now() + std::chrono::seconds(10);
   while (link_->sending() || !to_send_.empty()) {
@@ -382,7 +293,7 @@ bool network::turn() {
 //    process about 70 times in a 30 ms root call of fib on 2).
 void network::pause() {
   if (cfg_.loop == message_loop::seed) {
-    if (tracing_ && !asleep_) [[unlikely]] note_span(true);
+    if (trace_.on() && !trace_.asleep()) [[unlikely]] trace_.span(true);
     timespec ts{0, 20'000};  // the seed's fixed 20 us
     nanosleep(&ts, nullptr);
     wakeups_.fetch_add(1, std::memory_order_relaxed);
@@ -414,7 +325,7 @@ void network::pause() {
     step_aside();
     return;
   }
-  if (demoted_) set_realtime(true);
+  priority_.resume();
   long us;
   if (!root_.in_root() || size_ < 2) {
     us = quiet_ < 4 ? 20L << quiet_ : 2000;  // just rung by another process: look again soon
@@ -442,7 +353,7 @@ void network::pause() {
   if (tables_.retrying() || (tables_.awaiting_answer() && (!every_other_rings_ || rung_not_received())))
     us = std::min(us, 20L);
   turn_held.unlock();
-  if (tracing_ && !asleep_) [[unlikely]] note_span(true);
+  if (trace_.on() && !trace_.asleep()) [[unlikely]] trace_.span(true);
   bell_.sleep(bell_seen_, us);
   wakeups_.fetch_add(1, std::memory_order_relaxed);
 }
@@ -483,7 +394,7 @@ std::string& network::start_message(int to, msg type) {
 void network::queue_batch(int to) {
   std::string& b = out_[static_cast<std::size_t>(to)];
   std::int64_t& n = out_count_[static_cast<std::size_t>(to)];
-  if (tracing_) [[unlikely]]
+  if (trace_.on()) [[unlikely]]
     note(trace_type::send, 0, to, n, static_cast<std::int64_t>(b.size()));
   n = 0;
   // Only messages that need not wake the receiver: it finds them at its
@@ -565,7 +476,7 @@ void network::handle_batch(int from, const std::string& buf) {
     else quiet_ = 0;
     std::int64_t n = 0;
     for (; !r.done(); ++n) handle(from, r);
-    if (tracing_) [[unlikely]]
+    if (trace_.on()) [[unlikely]]
       note(trace_type::recv, 0, from, n, static_cast<std::int64_t>(buf.size()));
   }, [&](const std::string& cause) { fatal(cause); });
 }
@@ -623,7 +534,7 @@ void network::handle(int from, reader& r) {
     case msg::root_finish: root_.on_finish(from, r); return;
     case msg::incumbent: {
       std::uint64_t id = 0;
-      if (root_.on_incumbent(from, r, id) && tracing_) note(trace_type::improved, id, from);
+      if (root_.on_incumbent(from, r, id) && trace_.on()) note(trace_type::improved, id, from);
       return;
     }
     case msg::board: root_.on_board(from, r); return;
@@ -673,7 +584,7 @@ void network::end_taken_turn() {
 }
 
 void network::step_aside() {
-  if (realtime_ && !demoted_) set_realtime(false);
+  priority_.leave();
   sched_yield();
 }
 

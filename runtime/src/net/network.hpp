@@ -30,6 +30,7 @@
 #include "doorbell.hpp"
 #include "frame.hpp"
 #include "host.hpp"
+#include "message_trace.hpp"
 #include "mpi_transport.hpp"
 #include "outbox.hpp"
 #include "protocol_log.hpp"
@@ -37,6 +38,7 @@
 #include "shared_requests.hpp"
 #include "steal_protocol.hpp"
 #include "table_protocol.hpp"
+#include "thread_priority.hpp"
 #include "transport.hpp"
 
 namespace tascell::detail::net {
@@ -74,7 +76,7 @@ class network final : public outbox, public loop_services {
   int local_rank() const { return local_rank_; }
   int local_size() const { return local_size_; }
   // The message thread runs at real-time priority (TASCELL_MSG_PRIORITY).
-  bool realtime() const { return realtime_; }
+  bool realtime() const { return priority_.realtime(); }
   // Requests from processes on this machine may come through shared memory
   // (TASCELL_NODE_REQUESTS=shared, shared_requests.hpp).
   bool shares_requests() const { return steal_.shares_requests(); }
@@ -193,8 +195,7 @@ class network final : public outbox, public loop_services {
 
   // Tracing: the message thread's records (taken once, at exit, after
   // detach()) and how this process's clock maps to the common timeline.
-  trace_buffer take_trace();
-  const trace_clock& clock_alignment() const { return clock_; }
+  message_trace& trace() { return trace_; }
 
   // What the message thread knows of this process's pieces, requests,
   // proxies and workers, on stderr (the SIGUSR1 dump; the message thread,
@@ -226,9 +227,6 @@ class network final : public outbox, public loop_services {
   };
   void thread_main();
   void init_mpi();
-  void take_priority();  // TASCELL_MSG_PRIORITY
-  // Takes real-time priority, or leaves it for a while; false if refused.
-  bool set_realtime(bool on);
   // Waits until the message thread has sent on every event posted so far.
   void quiesce();
   // loop_services (steal_protocol.hpp).
@@ -239,10 +237,14 @@ class network final : public outbox, public loop_services {
   bool attached() const override { return attached_.load(std::memory_order_acquire); }
   bool try_take_turn() override { return turn_m_.try_lock(); }
   void end_taken_turn() override;
-  bool tracing() const override { return tracing_; }
-  void note(trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b = 0, std::int64_t c = 0) override;
+  bool tracing() const override { return trace_.on(); }
+  void note(trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b = 0, std::int64_t c = 0) override {
+    trace_.note(t, id, a, b, c);
+  }
   void note_at(std::int64_t when, trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b = 0,
-               std::int64_t c = 0) override;
+               std::int64_t c = 0) override {
+    trace_.note_at(when, t, id, a, b, c);
+  }
 
   // The loop's steps; each returns true when it did something.
   bool receive_all();
@@ -334,20 +336,12 @@ class network final : public outbox, public loop_services {
   std::condition_variable stats_cv_;
   std::map<std::uint64_t, std::vector<std::string>> stats_in_;
 
-  // Tracing (message thread; take_trace() from another thread at exit).
-  bool tracing_ = false;
-  std::mutex trace_m_;
-  trace_buffer trace_;  // under trace_m_
+  message_trace trace_;
   bool sync_asked_ = false;      // a sync event was taken: done after the next flush
-  bool realtime_ = false;  // the message thread runs at real-time priority
-  bool demoted_ = false;   // ... but has left it while it waits for work, spinning
+  thread_priority priority_;  // TASCELL_MSG_PRIORITY
   std::mutex sync_m_;
   std::condition_variable sync_cv_;
   bool synced_ = false;
-  trace_clock clock_;
-  bool asleep_ = false;          // in an "asleep" span
-  std::int64_t span_since_ = 0;  // start of the current span
-  void note_span(bool asleep);   // the current span ends; the next is asleep or not
 };
 
 }  // namespace tascell::detail::net
