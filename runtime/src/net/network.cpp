@@ -80,13 +80,9 @@ void network::share_requests_for_testing(const std::vector<char*>& objects) {
 }
 
 network::~network() {
-  {
-    // Under ev_m_: the message thread closes the bell under it, once it has
-    // seen shutdown_.
-    std::lock_guard<std::mutex> g(ev_m_);
-    shutdown_.store(true);
-    bell_.ring_self();
-  }
+  // Under the queue's lock: the message thread closes the bell under it,
+  // once it has seen shutdown_.
+  events_.stop(shutdown_);
   if (thread_.joinable()) thread_.join();
 }
 
@@ -132,21 +128,10 @@ void network::init_mpi() {
   if (!cfg_.trace.empty()) trace_.start(static_cast<std::size_t>(cfg_.trace_records), mpi_->align_clocks());
 }
 
-void network::quiesce() {
-  {
-    std::lock_guard<std::mutex> g(ev_m_);
-    events_.push_back({event::sync, nullptr, 0, 0, {}});
-    bell_.ring_self();
-  }
-  std::unique_lock<std::mutex> g(sync_m_);
-  sync_cv_.wait(g, [&] { return synced_; });
-  synced_ = false;
-}
-
 void network::detach() {
-  quiesce();
+  events_.quiesce();
   attached_.store(false, std::memory_order_release);
-  quiesce();  // a turn of the loop that began before the store has ended
+  events_.quiesce();  // a turn of the loop that began before the store has ended
 }
 
 void network::fatal(const std::string& cause) {
@@ -155,9 +140,7 @@ void network::fatal(const std::string& cause) {
 }
 
 void network::send_raw(int to, std::string bytes) {
-  std::lock_guard<std::mutex> g(ev_m_);
-  events_.push_back({event::raw, nullptr, 0, to, std::move(bytes)});
-  bell_.ring_self();
+  events_.post({event::raw, nullptr, 0, to, std::move(bytes)});
 }
 
 void network::thread_main() {
@@ -212,10 +195,7 @@ void network::thread_main() {
     if (now() > deadline) break;
   }
   steal_.close_shared();
-  {
-    std::lock_guard<std::mutex> g(ev_m_);
-    bell_.close();
-  }
+  events_.close_bell();
   mpi_->finish();
 }
 
@@ -243,12 +223,7 @@ bool network::turn() {
   progress |= tend_root();
   progress |= flush();
   progress |= reap_sends();
-  if (sync_asked_) {
-    sync_asked_ = false;
-    std::lock_guard<std::mutex> g(sync_m_);
-    synced_ = true;
-    sync_cv_.notify_all();
-  }
+  events_.turn_ended();
   // Rung for a message that this turn did not find: it is on its way but
   // not visible to MPI_Iprobe yet, so look again soon (the back-off
   // starts over). A ring whose message was received asks for nothing
@@ -482,12 +457,8 @@ void network::handle_batch(int from, const std::string& buf) {
 }
 
 bool network::take_events() {
-  std::vector<event> evs;
-  {
-    std::lock_guard<std::mutex> g(ev_m_);
-    if (events_.empty()) return false;
-    evs.swap(events_);
-  }
+  std::vector<event> evs = events_.take();
+  if (evs.empty()) return false;
   // A piece a worker took from the mailbox is recorded before any event of
   // it (its end) is handled.
   steal_.thief().collect_taken();
@@ -508,7 +479,7 @@ bool network::take_events() {
         break;
       case event::root_end: root_.end_here(std::move(e.bytes)); break;
       case event::raw: isend(e.to, std::move(e.bytes)); break;
-      case event::sync: sync_asked_ = true; break;
+      case event::sync: events_.sync_seen(); break;
       case event::stats: {
         writer w(begin(0, msg::stats));
         w.put(e.id);
@@ -559,15 +530,11 @@ void network::piece_finished(task* t, worker_face* w, bool last) {
   // finds it there instead of asking for part of the piece back.
   bool mailed = steal_.thief().mail_result(t);
   steal_.thief().piece_finishing(w, last);
-  std::lock_guard<std::mutex> g(ev_m_);
-  events_.push_back({mailed ? event::result_mailed : event::finished, t, 0, 0, {}});
-  if (!mailed || events_.size() >= forgotten_per_ring) bell_.ring_self();
+  events_.post({mailed ? event::result_mailed : event::finished, t, 0, 0, {}}, !mailed);
 }
 
 void network::piece_cancelled(task* t) {
-  std::lock_guard<std::mutex> g(ev_m_);
-  events_.push_back({event::cancelled, t, 0, 0, {}});
-  bell_.ring_self();
+  events_.post({event::cancelled, t, 0, 0, {}});
 }
 
 // --- what the protocols use of this loop (loop_services) ---
@@ -591,9 +558,7 @@ void network::step_aside() {
 // --- root calls (the calling thread, and the end of one on this thread) ---
 
 void network::begin_root() {
-  std::lock_guard<std::mutex> g(ev_m_);
-  events_.push_back({event::root_begin, nullptr, 0, 0, {}});
-  bell_.ring_self();
+  events_.post({event::root_begin, nullptr, 0, 0, {}});
 }
 
 std::string network::end_root(std::string outcome) {
@@ -602,9 +567,7 @@ std::string network::end_root(std::string outcome) {
 }
 
 void network::local_root_end(std::string outcome) {
-  std::lock_guard<std::mutex> g(ev_m_);
-  events_.push_back({event::root_end, nullptr, 0, 0, std::move(outcome)});
-  bell_.ring_self();
+  events_.post({event::root_end, nullptr, 0, 0, std::move(outcome)});
 }
 
 bool network::root_over(std::string& outcome) { return root_.take_over(outcome); }
@@ -617,15 +580,11 @@ bool network::tend_root() {
 }
 
 void network::incumbent_improved(std::uint64_t id, std::string value) {
-  std::lock_guard<std::mutex> g(ev_m_);
-  events_.push_back({event::improved, nullptr, id, 0, std::move(value)});
-  bell_.ring_self();
+  events_.post({event::improved, nullptr, id, 0, std::move(value)});
 }
 
 void network::board_published(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string value) {
-  std::lock_guard<std::mutex> g(ev_m_);
-  events_.push_back({event::published, nullptr, id, 0, std::move(value), key, stamp});
-  bell_.ring_self();
+  events_.post({event::published, nullptr, id, 0, std::move(value), key, stamp});
 }
 
 }  // namespace tascell::detail::net

@@ -28,6 +28,7 @@
 #include "../settings.hpp"
 #include "../trace.hpp"
 #include "doorbell.hpp"
+#include "event_queue.hpp"
 #include "frame.hpp"
 #include "host.hpp"
 #include "message_trace.hpp"
@@ -216,19 +217,9 @@ class network final : public outbox, public loop_services {
   }
 
  private:
-  // One kind of event from a worker to the message thread.
-  struct event {
-    enum kind_t { finished, result_mailed, cancelled, improved, published, root_begin, root_end, raw, stats, sync } kind;
-    task* t = nullptr;
-    std::uint64_t id = 0;
-    int to = 0;
-    std::string bytes;
-    std::uint64_t key = 0, stamp = 0;  // board writes
-  };
+  using event = event_queue::event;
   void thread_main();
   void init_mpi();
-  // Waits until the message thread has sent on every event posted so far.
-  void quiesce();
   // loop_services (steal_protocol.hpp).
   [[noreturn]] void fatal(const std::string& cause) override;
   time_point now() const override;
@@ -280,11 +271,6 @@ class network final : public outbox, public loop_services {
   bool ready_ = false;
   std::string init_error_;
 
-  // Events from workers.
-  std::mutex ev_m_;
-  // Pieces whose results went through shared memory, for a later turn to
-  // forget (piece_finished): this many ring it.
-  static constexpr std::size_t forgotten_per_ring = 64;
   // Held by the message thread for each turn and for its look before it
   // sleeps; a worker takes it to do a turn's bookkeeping (try_take_turn).
   // The protocols' state is the holder's.
@@ -292,10 +278,11 @@ class network final : public outbox, public loop_services {
   // The last turn gave local workers something to do (steal_protocol's
   // posted_local or filled_inbox then).
   bool gave_workers_work_ = false;
-  std::vector<event> events_;
   // The message thread sleeps on it; workers' events and sends from
   // processes on this machine ring it (doorbell.hpp).
   doorbell bell_;
+  // Events from workers and from the thread that makes root calls.
+  event_queue events_{bell_};
   std::uint32_t bell_seen_ = 0;  // its count when this turn of the loop began
   // Sends from processes that ring this process's bell (one ring each) and
   // the batches received from them: while the first is ahead, a message
@@ -337,11 +324,7 @@ class network final : public outbox, public loop_services {
   std::map<std::uint64_t, std::vector<std::string>> stats_in_;
 
   message_trace trace_;
-  bool sync_asked_ = false;      // a sync event was taken: done after the next flush
   thread_priority priority_;  // TASCELL_MSG_PRIORITY
-  std::mutex sync_m_;
-  std::condition_variable sync_cv_;
-  bool synced_ = false;
 };
 
 }  // namespace tascell::detail::net

@@ -28,9 +28,7 @@ network::counts network::figures() const {
 }
 
 void network::send_stats(std::uint64_t number, std::string figures) {
-  std::lock_guard<std::mutex> g(ev_m_);
-  events_.push_back({event::stats, nullptr, number, 0, std::move(figures)});
-  bell_.ring_self();
+  events_.post({event::stats, nullptr, number, 0, std::move(figures)});
 }
 
 void network::on_stats(int from, reader& r) {
