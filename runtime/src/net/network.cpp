@@ -69,9 +69,7 @@ network::network(host& h, const settings& cfg, transport& link, int rank, int si
   root_.place(rank_, size_, rng_);
   steal_.place(rank_, size_, rng_);
   tables_.place(rank_, size_);
-  out_.resize(static_cast<std::size_t>(size_));
-  out_count_.assign(static_cast<std::size_t>(size_), 0);
-  loud_.assign(static_cast<std::size_t>(size_), 0);
+  out_.place(size_, link_);
   ready_ = true;
 }
 
@@ -121,9 +119,7 @@ void network::init_mpi() {
     every_other_rings_ = true;
     for (int r = 0; r < size_; ++r) every_other_rings_ = every_other_rings_ && (r == rank_ || bell_.rings_for(r));
   }
-  out_.resize(static_cast<std::size_t>(size_));
-  out_count_.assign(static_cast<std::size_t>(size_), 0);
-  loud_.assign(static_cast<std::size_t>(size_), 0);
+  out_.place(size_, link_);
   mpi_->check_same_binary();
   if (!cfg_.trace.empty()) trace_.start(static_cast<std::size_t>(cfg_.trace_records), mpi_->align_clocks());
 }
@@ -186,12 +182,12 @@ void network::thread_main() {
   // other run (SCHED_FIFO; seen with taskset -c 1 on 2 processes, 4 runs
   // of 4).
   priority_.leave();
-  flush();
+  out_.flush();
   auto deadline = now() + std::chrono::seconds(10);
-  while (link_->sending() || !to_send_.empty()) {
+  while (link_->sending() || out_.queued()) {
     reap_sends();
     receive_all();
-    flush();
+    out_.flush();
     if (now() > deadline) break;
   }
   steal_.close_shared();
@@ -214,14 +210,14 @@ bool network::turn() {
     if (dump_asked.exchange(false, std::memory_order_acq_rel)) describe_all();
   steal_.victim().adopt_posted_requests();
   progress |= steal_.victim().tend_proxies();
-  progress |= flush();
+  progress |= out_.flush();
   progress |= steal_.victim().take_results();
   progress |= receive_all();
   progress |= steal_.thief().ask_for_work();
   if (cfg_.watchdog_s != 0) steal_.thief().watch();
   progress |= steal_.thief().keep_worker_post();
   progress |= tend_root();
-  progress |= flush();
+  progress |= out_.flush();
   progress |= reap_sends();
   events_.turn_ended();
   // Rung for a message that this turn did not find: it is on its way but
@@ -333,82 +329,6 @@ void network::pause() {
   wakeups_.fetch_add(1, std::memory_order_relaxed);
 }
 
-int network::load_here() const {
-  if (!attached_.load(std::memory_order_acquire)) return 0;
-  int n = 0;
-  for (int i = 0; i < host_.workers(); ++i)
-    if (host_.worker(i)->busy.load(std::memory_order_relaxed)) ++n;
-  return n;
-}
-
-std::string& network::begin(int to, msg type) {
-  std::string& b = start_message(to, type);
-  loud_[static_cast<std::size_t>(to)] = 1;
-  return b;
-}
-
-std::string& network::begin_quiet(int to, msg type) { return start_message(to, type); }
-
-std::string& network::start_message(int to, msg type) {
-  std::string& b = out_[static_cast<std::size_t>(to)];
-  if (cfg_.loop == message_loop::seed && !b.empty()) queue_batch(to);  // the seed's loop: one message a send
-  if (b.empty()) {
-    writer w(b);
-    w.put(batch_magic);
-    w.put(static_cast<std::int32_t>(load_here()));
-  }
-  // Messages need no length: each is its type and then its fields, and
-  // byte strings carry their own lengths.
-  writer w(b);
-  w.put(type);
-  ++out_count_[static_cast<std::size_t>(to)];
-  messages_sent_.fetch_add(1, std::memory_order_relaxed);
-  return b;
-}
-
-void network::queue_batch(int to) {
-  std::string& b = out_[static_cast<std::size_t>(to)];
-  std::int64_t& n = out_count_[static_cast<std::size_t>(to)];
-  if (trace_.on()) [[unlikely]]
-    note(trace_type::send, 0, to, n, static_cast<std::int64_t>(b.size()));
-  n = 0;
-  // Only messages that need not wake the receiver: it finds them at its
-  // next turn (the header says so, so that it does not count them as rung).
-  if (!loud_[static_cast<std::size_t>(to)]) {
-    std::uint32_t quiet = quiet_batch_magic;
-    std::memcpy(b.data(), &quiet, sizeof quiet);
-  }
-  loud_[static_cast<std::size_t>(to)] = 0;
-  to_send_.emplace_back(to, std::move(b));
-  b.clear();
-}
-
-bool network::flush() {
-  bool any = false;
-  for (int to = 0; to < size_; ++to) {
-    if (out_[static_cast<std::size_t>(to)].empty()) continue;
-    queue_batch(to);
-    any = true;
-  }
-  // Several sends in flight, or one at a time in the seed's loop.
-  while (!to_send_.empty() && (cfg_.loop == message_loop::adaptive || !link_->sending())) {
-    auto [to, buf] = std::move(to_send_.front());
-    to_send_.pop_front();
-    isend(to, std::move(buf));
-    any = true;
-  }
-  return any;
-}
-
-void network::isend(int to, std::string buf) {
-  bytes_sent_.fetch_add(static_cast<std::int64_t>(buf.size()), std::memory_order_relaxed);
-  batches_sent_.fetch_add(1, std::memory_order_relaxed);
-  std::uint32_t magic = batch_magic;
-  if (buf.size() >= sizeof magic) std::memcpy(&magic, buf.data(), sizeof magic);
-  link_->send(to, std::move(buf));
-  if (magic != quiet_batch_magic) bell_.ring(to);
-}
-
 bool network::reap_sends() { return link_->reap(); }
 
 bool network::receive_all() {
@@ -478,10 +398,10 @@ bool network::take_events() {
         steal_.root_begun();
         break;
       case event::root_end: root_.end_here(std::move(e.bytes)); break;
-      case event::raw: isend(e.to, std::move(e.bytes)); break;
+      case event::raw: out_.send(e.to, std::move(e.bytes)); break;
       case event::sync: events_.sync_seen(); break;
       case event::stats: {
-        writer w(begin(0, msg::stats));
+        writer w(out_.begin(0, msg::stats));
         w.put(e.id);
         w.bytes(e.bytes);
         break;
@@ -545,7 +465,7 @@ void network::nudge(int rank) { bell_.nudge(rank); }
 
 void network::end_taken_turn() {
   // What the worker left to send goes with the next turn, rung for now.
-  bool left = std::any_of(out_.begin(), out_.end(), [](const std::string& b) { return !b.empty(); });
+  bool left = out_.begun();
   turn_m_.unlock();
   if (left) bell_.ring_self();
 }

@@ -27,6 +27,7 @@
 
 #include "../settings.hpp"
 #include "../trace.hpp"
+#include "batches.hpp"
 #include "doorbell.hpp"
 #include "event_queue.hpp"
 #include "frame.hpp"
@@ -51,7 +52,7 @@ bool launched_by_mpi(const settings& cfg);
 // message thread.
 extern std::atomic<bool> dump_asked;
 
-class network final : public outbox, public loop_services {
+class network final : public loop_services {
  public:
   // Starts the message thread, which initialises MPI and checks that every
   // process runs the same binary; returns once the ranks are known.
@@ -241,21 +242,12 @@ class network final : public outbox, public loop_services {
   bool receive_all();
   bool take_events();
   bool tend_root();
-  bool flush();
-  // Rings `to`'s bell unless the batch says it need not (quiet_batch_magic).
-  void isend(int to, std::string buf);
   bool reap_sends();
   void pause();
 
-  // Messages (outbox).
-  std::string& begin(int to, msg type) override;
-  std::string& begin_quiet(int to, msg type) override;
-  std::string& start_message(int to, msg type);  // both: the batch, the type written
-  void queue_batch(int to);  // out_[to] is complete: to the send queue
   void handle_batch(int from, const std::string& buf);
   void handle(int from, reader& r);
   void on_stats(int from, reader& r);
-  int load_here() const;
   host& host_;
   settings cfg_;
   // How batches travel: MPI (made by the message thread, which alone calls
@@ -302,28 +294,23 @@ class network final : public outbox, public loop_services {
   protocol_log log_;
   // Root calls, incumbents and the board (root_protocol.hpp); stealing
   // (steal_protocol.hpp).
-  root_protocol root_{host_, cfg_, *this, log_};
-  steal_protocol steal_{host_, cfg_, *this, log_, root_, *this};
+  message_trace trace_;  // TASCELL_TRACE
+  // Messages, batched per destination (batches.hpp).
+  batches out_{cfg_.loop == message_loop::seed, host_, attached_, bell_, trace_};
+  root_protocol root_{host_, cfg_, out_, log_};
+  steal_protocol steal_{host_, cfg_, out_, log_, root_, *this};
   // Distributed tables (table_protocol.hpp).
-  table_protocol tables_{*this, *this};
+  table_protocol tables_{out_, *this};
 
   // --- message thread only ---
-  std::vector<std::string> out_;  // batches being built, per destination
-  std::deque<std::pair<int, std::string>> to_send_;  // batches ready to go, in order
-  std::vector<char> loud_;  // out_[to] holds a message begun with begin(), not begin_quiet()
   unsigned quiet_ = 0;            // turns without a message (back-off)
   std::uint64_t rng_;
-  std::atomic<std::int64_t> bytes_sent_{0};
-  std::atomic<std::int64_t> messages_sent_{0};
-  std::atomic<std::int64_t> batches_sent_{0};
   std::atomic<std::int64_t> wakeups_{0};  // sleeps of the message thread (pause)
-  std::vector<std::int64_t> out_count_;  // messages in out_[to]
   // TASCELL_STATS: figures from the other processes, by root call (rank 0).
   std::mutex stats_m_;
   std::condition_variable stats_cv_;
   std::map<std::uint64_t, std::vector<std::string>> stats_in_;
 
-  message_trace trace_;
   thread_priority priority_;  // TASCELL_MSG_PRIORITY
 };
 

@@ -9,9 +9,9 @@ namespace tascell::detail::net {
 
 network::counts network::figures() const {
   counts c;
-  c.bytes = bytes_sent_.load(std::memory_order_relaxed);
-  c.messages = messages_sent_.load(std::memory_order_relaxed);
-  c.batches = batches_sent_.load(std::memory_order_relaxed);
+  c.bytes = out_.bytes_sent();
+  c.messages = out_.messages_sent();
+  c.batches = out_.batches_sent();
   c.wakeups = wakeups_.load(std::memory_order_relaxed);
   c.requests_posted = steal_.thief().requests_posted();
   c.requests_posted_by_workers = steal_.thief().requests_posted_by_workers();
