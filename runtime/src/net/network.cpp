@@ -429,7 +429,7 @@ void network::handle(int from, reader& r) {
       return;
     }
     case msg::board: root_.on_board(from, r); return;
-    case msg::stats: on_stats(from, r); return;
+    case msg::stats: stats_.on_stats(from, rank_, size_, r); return;
     case msg::table_made: tables_.on_made(from, r); return;
     case msg::updates: tables_.on_updates(from, r); return;
     case msg::fence: tables_.on_fence(from, r); return;

@@ -38,6 +38,7 @@
 #include "protocol_log.hpp"
 #include "root_protocol.hpp"
 #include "shared_requests.hpp"
+#include "stats_gather.hpp"
 #include "steal_protocol.hpp"
 #include "table_protocol.hpp"
 #include "thread_priority.hpp"
@@ -193,7 +194,9 @@ class network final : public loop_services {
   // a rank that sent none).
   void send_stats(std::uint64_t number, std::string figures);
   std::vector<std::string> gather_stats(std::uint64_t number, std::string mine,
-                                        std::chrono::milliseconds timeout);
+                                        std::chrono::milliseconds timeout) {
+    return stats_.gather(number, size_, std::move(mine), timeout);
+  }
 
   // Tracing: the message thread's records (taken once, at exit, after
   // detach()) and how this process's clock maps to the common timeline.
@@ -247,7 +250,6 @@ class network final : public loop_services {
 
   void handle_batch(int from, const std::string& buf);
   void handle(int from, reader& r);
-  void on_stats(int from, reader& r);
   host& host_;
   settings cfg_;
   // How batches travel: MPI (made by the message thread, which alone calls
@@ -307,9 +309,7 @@ class network final : public loop_services {
   std::uint64_t rng_;
   std::atomic<std::int64_t> wakeups_{0};  // sleeps of the message thread (pause)
   // TASCELL_STATS: figures from the other processes, by root call (rank 0).
-  std::mutex stats_m_;
-  std::condition_variable stats_cv_;
-  std::map<std::uint64_t, std::vector<std::string>> stats_in_;
+  stats_gather stats_;
 
   thread_priority priority_;  // TASCELL_MSG_PRIORITY
 };

@@ -31,30 +31,30 @@ void network::send_stats(std::uint64_t number, std::string figures) {
   events_.post({event::stats, nullptr, number, 0, std::move(figures)});
 }
 
-void network::on_stats(int from, reader& r) {
+void stats_gather::on_stats(int from, int rank, int size, reader& r) {
   auto n = r.get<std::uint64_t>("a root call number");
   std::string_view figures = r.bytes("statistics");
-  if (rank_ != 0) throw malformed_message("statistics sent to a rank other than 0");
+  if (rank != 0) throw malformed_message("statistics sent to a rank other than 0");
   {
-    std::lock_guard<std::mutex> g(stats_m_);
-    auto& v = stats_in_[n];
-    v.resize(static_cast<std::size_t>(size_));
+    std::lock_guard<std::mutex> g(m_);
+    auto& v = in_[n];
+    v.resize(static_cast<std::size_t>(size));
     v[static_cast<std::size_t>(from)] = std::string(figures);
   }
-  stats_cv_.notify_all();
+  cv_.notify_all();
 }
 
-std::vector<std::string> network::gather_stats(std::uint64_t number, std::string mine,
-                                               std::chrono::milliseconds timeout) {
-  std::unique_lock<std::mutex> g(stats_m_);
-  auto& v = stats_in_[number];
-  v.resize(static_cast<std::size_t>(size_));
+std::vector<std::string> stats_gather::gather(std::uint64_t number, int size, std::string mine,
+                                             std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> g(m_);
+  auto& v = in_[number];
+  v.resize(static_cast<std::size_t>(size));
   v[0] = std::move(mine);
-  stats_cv_.wait_for(g, timeout, [&] {
+  cv_.wait_for(g, timeout, [&] {
     return std::all_of(v.begin(), v.end(), [](const std::string& x) { return !x.empty(); });
   });
   std::vector<std::string> out = std::move(v);
-  stats_in_.erase(number);
+  in_.erase(number);
   return out;
 }
 
