@@ -74,4 +74,21 @@ class doorbell {
   MPI_Win win_ = MPI_WIN_NULL;
 };
 
+// What the message thread knows, in one turn, of the rings of its bell:
+// its count when the turn began (what it sleeps on), and how many batches
+// the other processes of this machine rang for against how many it has
+// received from them: while the first is ahead, a message rung for is not
+// visible to MPI_Iprobe yet.
+struct rings_heard {
+  std::uint32_t seen = 0;            // the bell's count when this turn began
+  std::uint32_t rung_by_others = 0;  // its rings by other processes then
+  std::uint32_t received = 0;        // batches received from processes that ring
+  bool every_other_rings = false;    // every other process is on this machine (its sends ring)
+  void turn_begins(const doorbell& b) {
+    seen = b.value();
+    rung_by_others = b.rung_by_others();
+  }
+  bool rung_not_received() const { return static_cast<std::int32_t>(rung_by_others - received) > 0; }
+};
+
 }  // namespace tascell::detail::net

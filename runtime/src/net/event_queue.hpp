@@ -25,7 +25,9 @@ namespace tascell::detail::net {
 class event_queue {
  public:
   struct event {
-    enum kind_t { finished, result_mailed, cancelled, improved, published, root_begin, root_end, raw, stats, sync } kind;
+    enum kind_t {
+      finished, result_mailed, cancelled, improved, published, root_begin, root_end, raw, stats, sync
+    } kind;
     task* t = nullptr;
     std::uint64_t id = 0;
     int to = 0;

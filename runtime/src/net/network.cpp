@@ -116,8 +116,9 @@ void network::init_mpi() {
       steal_.open_shared(m.node, cfg_.node_requests == request_path::shared && cfg_.loop == message_loop::adaptive,
                          cfg_.workers);
     mpi_transport::free_machine(m);
-    every_other_rings_ = true;
-    for (int r = 0; r < size_; ++r) every_other_rings_ = every_other_rings_ && (r == rank_ || bell_.rings_for(r));
+    rings_.every_other_rings = true;
+    for (int r = 0; r < size_; ++r)
+      rings_.every_other_rings = rings_.every_other_rings && (r == rank_ || bell_.rings_for(r));
   }
   out_.place(size_, link_);
   mpi_->check_same_binary();
@@ -158,8 +159,7 @@ void network::thread_main() {
   trace_.begin_spans();
 
   while (!shutdown_.load(std::memory_order_acquire)) {
-    bell_seen_ = bell_.value();
-    rung_by_others_ = bell_.rung_by_others();
+    rings_.turn_begins(bell_);
     bool progress = turn();
     if (!progress) {
       pause();
@@ -226,7 +226,7 @@ bool network::turn() {
   // more: the sender rings again when it sends again.
   // A thief of this machine is writing its shared-memory request: look
   // again soon too.
-  if (rung_not_received() || steal_.victim().claims_seen()) quiet_ = 0;
+  if (rings_.rung_not_received() || steal_.victim().claims_seen()) quiet_ = 0;
   // Read here, in the turn: a worker that takes the next one may write them.
   gave_workers_work_ = steal_.victim().posted_local() || steal_.thief().filled_inbox();
   return progress;
@@ -307,7 +307,7 @@ void network::pause() {
     // Polling is for messages from other machines, and for one rung for
     // but not yet visible; when neither can come, the timeout is only a
     // safety net.
-    bool need_polling = !every_other_rings_ || rung_not_received();
+    bool need_polling = !rings_.every_other_rings || rings_.rung_not_received();
     us = std::min<long>(need_polling ? 1000 : 10000, 20L << std::min(quiet_, 10u));
     ++quiet_;
     // After refusals the next request for work leaves at next_ask_: when
@@ -321,11 +321,11 @@ void network::pause() {
   // an answer from another machine, which does not ring: poll soon (one
   // that rings wakes this thread; polling at 20 us while a process waited
   // at a table's collective end took 48% of a core).
-  if (tables_.retrying() || (tables_.awaiting_answer() && (!every_other_rings_ || rung_not_received())))
+  if (tables_.retrying() || (tables_.awaiting_answer() && (!rings_.every_other_rings || rings_.rung_not_received())))
     us = std::min(us, 20L);
   turn_held.unlock();
   if (trace_.on() && !trace_.asleep()) [[unlikely]] trace_.span(true);
-  bell_.sleep(bell_seen_, us);
+  bell_.sleep(rings_.seen, us);
   wakeups_.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -367,7 +367,7 @@ void network::handle_batch(int from, const std::string& buf) {
     std::int32_t load = r.get<std::int32_t>("the sender's load");
     steal_.heard_load(from, load);
     // From another machine: more may follow, and only polling finds it.
-    if (bell_.rings_for(from)) received_rung_ += magic == batch_magic ? 1 : 0;
+    if (bell_.rings_for(from)) rings_.received += magic == batch_magic ? 1 : 0;
     else quiet_ = 0;
     std::int64_t n = 0;
     for (; !r.done(); ++n) handle(from, r);

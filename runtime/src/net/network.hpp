@@ -277,14 +277,7 @@ class network final : public loop_services {
   doorbell bell_;
   // Events from workers and from the thread that makes root calls.
   event_queue events_{bell_};
-  std::uint32_t bell_seen_ = 0;  // its count when this turn of the loop began
-  // Sends from processes that ring this process's bell (one ring each) and
-  // the batches received from them: while the first is ahead, a message
-  // rung for is not visible to MPI_Iprobe yet.
-  std::uint32_t rung_by_others_ = 0;  // bell_.rung_by_others() when this turn began
-  std::uint32_t received_rung_ = 0;   // batches received from processes that ring
-  bool rung_not_received() const { return static_cast<std::int32_t>(rung_by_others_ - received_rung_) > 0; }
-  bool every_other_rings_ = false;    // every other process is on this machine (its sends ring)
+  rings_heard rings_;
   std::atomic<bool> shutdown_{false};
   std::atomic<worker_face*> describe_{nullptr};  // describe_proxy()
   // SIGUSR1 (mpirun forwards it to every process): the message thread says
