@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <stdexcept>
 #include <utility>
 
@@ -53,13 +54,12 @@ bool launched_by_mpi(const settings& cfg) {
 network::network(host& h, const settings& cfg) : host_(h), cfg_(cfg) {
   rng_ = (cfg.seed ? cfg.seed : static_cast<std::uint64_t>(clock::now().time_since_epoch().count())) |
          1u;
+  std::future<std::string> started = started_.get_future();
   thread_ = std::thread([this] { thread_main(); });
-  std::unique_lock<std::mutex> g(ready_m_);
-  ready_cv_.wait(g, [&] { return ready_; });
-  if (!init_error_.empty()) {
-    g.unlock();
+  std::string error = started.get();
+  if (!error.empty()) {
     thread_.join();
-    throw std::runtime_error(init_error_);
+    throw std::runtime_error(error);
   }
 }
 
@@ -70,7 +70,6 @@ network::network(host& h, const settings& cfg, transport& link, int rank, int si
   steal_.place(rank_, size_, rng_);
   tables_.place(rank_, size_);
   out_.place(size_, link_);
-  ready_ = true;
 }
 
 void network::share_requests_for_testing(const std::vector<char*>& objects) {
@@ -94,8 +93,8 @@ void network::call_worker() {
 
 void network::place_worker(int i, void* region) { steal_.place_worker(i, region); }
 
-void network::init_mpi() {
-  mpi_ = mpi_transport::start(init_error_);
+void network::init_mpi(std::string& error) {
+  mpi_ = mpi_transport::start(error);
   if (!mpi_) return;
   rank_ = mpi_->rank();
   size_ = mpi_->size();
@@ -142,19 +141,17 @@ void network::send_raw(int to, std::string bytes) {
 
 void network::thread_main() {
   thread_priority::ask_for_prompt_wakeups();
-  init_mpi();
-  if (init_error_.empty()) {
-    init_error_ = priority_.take(cfg_.priority, rank_);
+  std::string error;
+  init_mpi(error);
+  if (error.empty()) {
+    error = priority_.take(cfg_.priority, rank_);
     // Before the runtime goes on: a SIGUSR1 from then on finds the handler
     // (mpirun forwards one to every process at any time).
     catch_dump_signal();
   }
-  {
-    std::lock_guard<std::mutex> g(ready_m_);
-    ready_ = true;
-  }
-  ready_cv_.notify_all();
-  if (!init_error_.empty()) return;
+  bool failed = !error.empty();
+  started_.set_value(std::move(error));  // the constructor goes on, or throws it
+  if (failed) return;
   if (size_ > 1) spreading.store(true);
   trace_.begin_spans();
 

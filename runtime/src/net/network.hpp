@@ -18,6 +18,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -223,7 +224,7 @@ class network final : public loop_services {
  private:
   using event = event_queue::event;
   void thread_main();
-  void init_mpi();
+  void init_mpi(std::string& error);  // error: why it failed
   // loop_services (steal_protocol.hpp).
   [[noreturn]] void fatal(const std::string& cause) override;
   time_point now() const override;
@@ -260,10 +261,8 @@ class network final : public loop_services {
   int local_rank_ = 0, local_size_ = 1;
   cpu_sharing cpus_here_ = cpu_sharing::alone;
   std::thread thread_;
-  std::mutex ready_m_;
-  std::condition_variable ready_cv_;
-  bool ready_ = false;
-  std::string init_error_;
+  // The message thread has set up MPI, or failed to (the error).
+  std::promise<std::string> started_;
 
   // Held by the message thread for each turn and for its look before it
   // sleeps; a worker takes it to do a turn's bookkeeping (try_take_turn).
