@@ -20,7 +20,7 @@ void root_protocol::begin_here() {
     host_.mark_root_done();
   }
   for (early_incumbent& e : std::exchange(early_, {}))
-    if (e.number == number_ && apply_incumbent(e.from, e.id, e.hops, e.value)) ++early_improved_;
+    if (e.number == number_ && apply_incumbent(e.from, e.id, e.hops, e.value)) early_improved_.fetch_add(1, std::memory_order_relaxed);
 }
 
 void root_protocol::end_here(std::string outcome) {
@@ -176,7 +176,7 @@ bool root_protocol::on_incumbent(int from, reader& r, std::uint64_t& id) {
   if (!in_root_ && n == number_ + 1) {
     // From a process that began the next root call before this one did.
     early_.push_back({from, n, id, hops, std::string(value)});
-    ++held_early_;
+    held_early_.fetch_add(1, std::memory_order_relaxed);
     return false;
   }
   if (!in_root_ || n != number_) return false;  // from a root call that has ended

@@ -17,6 +17,7 @@
 // calling thread waits for (wait_over, take_over).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -74,8 +75,10 @@ class root_protocol {
   bool on_incumbent(int from, reader& r, std::uint64_t& id);
   // How many improvements were held so (since the start), and how many of
   // them improved this process's incumbent when its call began.
-  std::uint64_t held_early() const { return held_early_; }
-  std::uint64_t early_improved() const { return early_improved_; }
+  // Read by network::figures() on the root-calling thread while the message
+  // thread counts, hence atomic.
+  std::uint64_t held_early() const { return held_early_.load(std::memory_order_relaxed); }
+  std::uint64_t early_improved() const { return early_improved_.load(std::memory_order_relaxed); }
   // A board write made here goes to every process; one from another
   // process is applied.
   void publish(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, const std::string& value);
@@ -119,7 +122,7 @@ class root_protocol {
     std::string value;
   };
   std::vector<early_incumbent> early_;
-  std::uint64_t held_early_ = 0, early_improved_ = 0;
+  std::atomic<std::uint64_t> held_early_{0}, early_improved_{0};
   bool apply_incumbent(int from, std::uint64_t id, int hops, std::string_view value);
   std::mutex m_;
   std::condition_variable cv_;
