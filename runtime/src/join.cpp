@@ -4,7 +4,7 @@
 #include <chrono>
 #include <thread>
 
-#include "net/network.hpp"
+#include "net/worker_link.hpp"
 #include "runtime.hpp"
 #include "tascell/detail/entry.hpp"
 #include "worker.hpp"
@@ -50,7 +50,7 @@ bool help(worker_impl* w, ctx c, point_aux* a, bool may_unwind) {
   }
   // Pieces another process of this machine ran may have ended: their
   // results wait in shared memory for this worker or its message thread.
-  if (net::network* n = w->rt->net()) n->take_results();
+  if (net::worker_link* n = w->rt->link()) n->take_results();
   bool steal_back = !no_steal_back_for_testing.load(std::memory_order_relaxed);
   for (task* t = a->given; steal_back && t; t = t->next_given) {
     if (t->merged || t->done.load(std::memory_order_acquire)) continue;
@@ -68,7 +68,7 @@ bool help(worker_impl* w, ctx c, point_aux* a, bool may_unwind) {
       // work is most often inside this piece: it is asked for first (UTS T3
       // on 2 x 1: 50-70 steal-backs a root call, 3 ms of waiting, became
       // requests). Only while this worker may nest unrelated work.
-      net::network* n = w->rt->net();
+      net::worker_link* n = w->rt->link();
       if (n->shares_requests() && w->depth < max_unrelated_nesting) {
         if (n->expecting_work()) break;
         if (task* u = n->take_work(w, true)) {
@@ -99,7 +99,7 @@ bool help(worker_impl* w, ctx c, point_aux* a, bool may_unwind) {
   if (w->suspend) {
     if (int k = free_fiber(w); k >= 0) {
       task* u = request(w, c, choose_victim(w), nullptr);
-      if (!u && w->rt->net()) u = w->rt->net()->take_work(w, true);
+      if (!u && w->rt->link()) u = w->rt->link()->take_work(w, true);
       if (u) {
         suspend_at_join(w, c, a, may_unwind, u, k);
         return true;
@@ -118,7 +118,7 @@ bool help(worker_impl* w, ctx c, point_aux* a, bool may_unwind) {
   // it: that process may be waiting for it, and this worker's wait may
   // depend on that process. So it is taken at any depth; but only a worker
   // that may nest counts as hungry, so pieces are asked for rarely here.
-  if (!u && w->rt->net()) u = w->rt->net()->take_work(w, may_nest);
+  if (!u && w->rt->link()) u = w->rt->link()->take_work(w, may_nest);
   if (u) {
     run_task(w, c, u);
     return true;

@@ -56,7 +56,7 @@ task* request(worker_impl* w, ctx here, worker_face* v, task* wanted) {
   // A proxy of a thief in another process: its message thread sends the
   // request on. A victim that waits at a join may be napping in its
   // back-off: it answers when it wakes.
-  if (v->remote_rank.load(std::memory_order_relaxed) >= 0) w->rt->net()->wake();
+  if (v->remote_rank.load(std::memory_order_relaxed) >= 0) w->rt->link()->wake();
   else w->rt->wake_workers();
   task* t;
   unsigned spins = 0;
@@ -143,7 +143,7 @@ void run_task(worker_impl* w, ctx base, task* t) {
   w->busy.store(was_busy, std::memory_order_relaxed);
   if (t->from_rank >= 0) {
     // From another process: the message thread sends the outputs back.
-    w->rt->net()->piece_finished(t, w, w->depth == 0 && w->waiting == 0);
+    w->rt->link()->piece_finished(t, w, w->depth == 0 && w->waiting == 0);
     return;
   }
   piece_done(t);

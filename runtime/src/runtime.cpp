@@ -71,6 +71,7 @@ runtime::runtime(settings s) : cfg_(std::move(s)) {
   // MPI first: a bad MPI set-up stops the program before any worker starts.
   if (net::launched_by_mpi(cfg_)) {
     net_ = std::make_unique<net::network>(*this, cfg_);
+    link_ = &net_->workers();
     net_->tables().find_tables_with(&table_by_id);
   }
   // The list and the warnings once per run, not once per process: mpirun -x
@@ -234,7 +235,7 @@ void runtime::nap(long microseconds) {
   // Work asked of another process is on its way: stay awake for it (a
   // sleeping thread takes tens of microseconds to run again; the core is
   // idle anyway).
-  if (net_ && net_->expecting_work()) {
+  if (link_ && link_->expecting_work()) {
     sched_yield();
     return;
   }
@@ -254,13 +255,13 @@ void incumbent_improved(std::uint64_t id, const void* bytes, std::size_t n, bool
     std::memcpy(&bits, &value, sizeof bits);
     w->note(trace_type::incumbent, id, 0, is_number, bits);
   }
-  if (net::network* nw = runtime::get().net())
-    nw->incumbent_improved(id, std::string(static_cast<const char*>(bytes), n));
+  if (net::worker_link* l = runtime::get().link())
+    l->incumbent_improved(id, std::string(static_cast<const char*>(bytes), n));
 }
 
 void board_published(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string value) {
   if (!spreading.load(std::memory_order_relaxed)) return;
-  if (net::network* nw = runtime::get().net()) nw->board_published(id, key, stamp, std::move(value));
+  if (net::worker_link* l = runtime::get().link()) l->board_published(id, key, stamp, std::move(value));
 }
 
 std::vector<std::pair<std::uint64_t, std::string>> runtime::incumbent_values() { return net::incumbent_values(); }
@@ -293,7 +294,7 @@ void runtime::seek_work(worker_impl* w) {
       }
     }
     task* t = request(w, empty_chain(w), choose_victim(w), nullptr);
-    if (!t && net_) t = net_->take_work(w);
+    if (!t && link_) t = link_->take_work(w);
     if (t) {
       run_task(w, empty_chain(w), t);
       failures = 0;
@@ -409,7 +410,7 @@ void runtime::run_root(const root_call& call) {
   ++root_calls_;
   if (net_) {
     net_->take_steal_latencies();
-    net_->begin_root();
+    net_->roots().begin();
     net_->tables().worker_in(true);
   }
   {
@@ -473,7 +474,7 @@ void runtime::run_root(const root_call& call) {
       outcome = sent ? std::string(1, '\0') + net::pack_exception(sent) : std::string(1, '\1') + os.str();
       if (!err && sent) err = sent;
     }
-    std::string got = net_->end_root(std::move(outcome));
+    std::string got = net_->roots().end(std::move(outcome));
     if (!runs_root_task) {
       try {
         if (got[0] == '\1') {
@@ -587,7 +588,7 @@ void runtime::print_stats(const run_stats& r) const {
                static_cast<long long>(r.results_sent), static_cast<long long>(r.result_bytes),
                !net_ ? "" : net_->realtime() ? "; message thread at real-time priority"
                                              : "; message thread at normal priority",
-               net_ && net_->shares_requests() ? "; requests on this machine through shared memory" : "");
+               link_ && link_->shares_requests() ? "; requests on this machine through shared memory" : "");
   stats_header("worker");
   for (std::size_t i = 0; i < r.workers.size(); ++i) stats_row(std::to_string(i).c_str(), r.workers[i]);
   stats_row("total", r.total());
@@ -612,10 +613,10 @@ void runtime::gather_stats(const run_stats& r) {
                        static_cast<std::int64_t>(r.remote_steal_ns.size()), r.wakeups};
   std::string bytes(reinterpret_cast<const char*>(&mine), sizeof mine);
   if (rank() != 0) {
-    net_->send_stats(root_calls_, std::move(bytes));
+    net_->roots().send_stats(root_calls_, std::move(bytes));
     return;
   }
-  std::vector<std::string> all = net_->gather_stats(root_calls_, std::move(bytes), std::chrono::seconds(5));
+  std::vector<std::string> all = net_->roots().gather_stats(root_calls_, net_->size(), std::move(bytes), std::chrono::seconds(5));
   std::fprintf(stderr, "tascell stats: all %d processes: root call %.3f s on rank 0\n", processes(), r.seconds);
   stats_header("rank", " messages  batches      bytes   remote  wakeups");
   process_figures sum;

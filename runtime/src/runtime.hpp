@@ -16,6 +16,7 @@
 
 namespace tascell::detail::net {
 class network;
+class worker_link;
 }
 
 namespace tascell::detail {
@@ -47,6 +48,9 @@ class runtime final : public net::host {
 
   // The message thread, with several processes; else nullptr.
   net::network* net() { return net_.get(); }
+  // What workers ask of it (net/worker_link.hpp), with several processes;
+  // else nullptr.
+  net::worker_link* link() { return link_; }
   int rank() const;
   int processes() const;
   // The CPU of worker i when pinning, else empty.
@@ -77,6 +81,7 @@ class runtime final : public net::host {
 
   settings cfg_;
   std::unique_ptr<net::network> net_;  // started before the workers
+  net::worker_link* link_ = nullptr;   // net_->workers()
   // Each worker lives at the start of its own region (chain.hpp).
   std::vector<worker_impl*> workers_;
   std::vector<pthread_t> threads_;

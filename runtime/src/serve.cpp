@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "net/network.hpp"
+#include "net/worker_link.hpp"
 #include "runtime.hpp"
 #include "tascell/detail/entry.hpp"
 #include "tascell/lazy.hpp"
@@ -63,7 +63,7 @@ void stop_point(worker_impl* w, point_aux* a, task* spare) {
     if (auto* thief = static_cast<worker_face*>(t->thief.load(std::memory_order_acquire))) {
       thief->attention.store(1, std::memory_order_release);
       // A proxy: the message thread sends the stop on.
-      if (thief->remote_rank.load(std::memory_order_relaxed) >= 0) w->rt->net()->wake();
+      if (thief->remote_rank.load(std::memory_order_relaxed) >= 0) w->rt->link()->wake();
     }
   }
   w->note(trace_type::stop, 0, 0, told);
@@ -81,7 +81,7 @@ void propagate_cancel(worker_impl* w, spawn_point* p) {
   task* t = reinterpret_cast<boundary*>(start - k->size)->t;
   if (t->from_rank >= 0) {
     // The @dowork lives in another process.
-    if (!t->cancel_up.exchange(true, std::memory_order_acq_rel)) w->rt->net()->piece_cancelled(t);
+    if (!t->cancel_up.exchange(true, std::memory_order_acq_rel)) w->rt->link()->piece_cancelled(t);
     return;
   }
   // Alarm before attention, both before the piece's `done`.
@@ -193,10 +193,10 @@ bool answer_request(worker_impl* w, ctx c, bool refuse, bool lazy = false) {
   else w->stats.requests_declined++;
   // A piece for a thief on this machine that posted its request itself
   // goes to its mailbox; otherwise the message thread sends it on.
-  int mailed_to = t && proxy ? w->rt->net()->mail_piece(r, t) : -1;
+  int mailed_to = t && proxy ? w->rt->link()->mail_piece(r, t) : -1;
   if (release_request(w, r, t ? t : refused) && proxy) {
-    if (mailed_to >= 0) w->rt->net()->mail_sent(mailed_to);
-    else w->rt->net()->wake();
+    if (mailed_to >= 0) w->rt->link()->mail_sent(mailed_to);
+    else w->rt->link()->wake();
   }
   return false;
 }

@@ -7,7 +7,7 @@
 // user on a cluster can tell which, and a report says where it stuck.
 #include <cstdio>
 
-#include "net/network.hpp"
+#include "net/worker_link.hpp"
 #include "runtime.hpp"
 #include "worker.hpp"
 
@@ -41,7 +41,7 @@ void watch_request(worker_impl* w, worker_face* v, task* wanted, long_wait& wait
                "otherwise the runtime is stuck, and this message and the next belong in a bug report "
                "(TASCELL_WATCHDOG=%d; 0 turns this message off).\n",
                w->rt->rank(), w->id, limit, what, whom, limit, limit);
-  if (from >= 0 && w->rt->net()) w->rt->net()->describe_proxy(v);
+  if (from >= 0 && w->rt->link()) w->rt->link()->describe_proxy(v);
 }
 
 }  // namespace tascell::detail

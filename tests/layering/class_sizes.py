@@ -21,7 +21,7 @@ import tempfile
 FUNCTIONS, FIELDS = 30, 20
 # Still over the limit: (member functions, fields) at most.
 OVER = {
-    "network": (60, 30),
+    "network": (44, 25),
     "steal_thief": (54, 26),
     "steal_victim": (44, 12),
     "table_protocol": (44, 31),

@@ -271,7 +271,7 @@ void publish_on_board(process& p, std::uint64_t id) {
   auto& want = wd.board_want[key];
   if (stamp > want.first) want = {stamp, id};
   ++wd.board_writes;
-  p.net->board_published(sim_board_id, key, stamp, std::string(reinterpret_cast<const char*>(&id), sizeof id));
+  p.net->workers().board_published(sim_board_id, key, stamp, std::string(reinterpret_cast<const char*>(&id), sizeof id));
 }
 
 bool world::messages_in_flight() const {
@@ -427,7 +427,7 @@ bool begin_request(sim_worker& s, worker_face* v, tree_task* wanted) {
   if (!v->requester.compare_exchange_strong(expected, w, std::memory_order_acq_rel, std::memory_order_relaxed))
     return false;
   v->attention.store(1, std::memory_order_release);
-  if (v->remote_rank.load(std::memory_order_relaxed) >= 0) s.p->net->wake();
+  if (v->remote_rank.load(std::memory_order_relaxed) >= 0) s.p->net->workers().wake();
   s.asking = true;
   return true;
 }
@@ -516,7 +516,7 @@ void stop_frame(sim_worker& s, frame& f, tree_task* spare = nullptr) {
     t->stop.store(true, std::memory_order_release);
     if (auto* thief = static_cast<worker_face*>(t->thief.load(std::memory_order_acquire))) {
       thief->attention.store(1, std::memory_order_release);
-      if (thief->remote_rank.load(std::memory_order_relaxed) >= 0) s.p->net->wake();
+      if (thief->remote_rank.load(std::memory_order_relaxed) >= 0) s.p->net->workers().wake();
     }
   }
 }
@@ -536,7 +536,7 @@ void propagate_cancel(sim_worker& s, frame& f) {
   if (t->from_rank >= 0) {
     if (!t->cancel_up.exchange(true, std::memory_order_acq_rel)) {
       ++s.p->wd->remote_cancels;
-      s.p->net->piece_cancelled(t);
+      s.p->net->workers().piece_cancelled(t);
     }
     return;
   }
@@ -594,10 +594,10 @@ bool take_stops(sim_worker& s) {
 // posted request goes to the thief's mailbox.
 void answer(sim_worker& s, worker_face* r, tree_task* t) {
   bool proxy = r->remote_rank.load(std::memory_order_acquire) >= 0;
-  int mailed_to = t && proxy ? s.p->net->mail_piece(r, t) : -1;
+  int mailed_to = t && proxy ? s.p->net->workers().mail_piece(r, t) : -1;
   if (detail::release_request(s.w, r, t ? static_cast<task*>(t) : detail::refused) && proxy) {
-    if (mailed_to >= 0) s.p->net->mail_sent(mailed_to);
-    else s.p->net->wake();
+    if (mailed_to >= 0) s.p->net->workers().mail_sent(mailed_to);
+    else s.p->net->workers().wake();
   }
 }
 
@@ -626,7 +626,7 @@ void end_piece(sim_worker& s, tree_task* t, std::uint64_t result, std::exception
   s.w->depth = s.nested;
   s.w->busy.store(!s.stack.empty(), std::memory_order_relaxed);
   if (t->from_rank >= 0) {
-    s.p->net->piece_finished(t, s.w, s.nested == 0);  // the network owns it from here
+    s.p->net->workers().piece_finished(t, s.w, s.nested == 0);  // the network owns it from here
     return;
   }
   detail::piece_done(t);  // run_task's end, the runtime's own
@@ -676,14 +676,14 @@ void seek(sim_worker& s) {
     if (begin_request(s, p.worker(v), nullptr)) return;
   }
   s.tried_local = false;
-  if (task* t = p.net->take_work(s.w, true)) start_piece(s, static_cast<tree_task*>(t));
+  if (task* t = p.net->workers().take_work(s.w, true)) start_piece(s, static_cast<tree_task*>(t));
 }
 
 void help(sim_worker& s, frame& f) {
   // join.cpp's help: results of pieces given to processes of this machine
   // first, then a steal-back (a request for any work first when the thief
   // is another process of this machine).
-  s.p->net->take_results();
+  s.p->net->workers().take_results();
   s.help_other = !s.help_other;
   if (!s.help_other) {
     // The newest piece given first (join.cpp walks a->given, newest first).
@@ -692,11 +692,11 @@ void help(sim_worker& s, frame& f) {
       if (t->merged || t->done.load(std::memory_order_acquire)) continue;
       auto* thief = static_cast<worker_face*>(t->thief.load(std::memory_order_acquire));
       process& p = *s.p;
-      if (thief && thief->remote_rank.load(std::memory_order_relaxed) >= 0 && p.net->shares_requests() &&
+      if (thief && thief->remote_rank.load(std::memory_order_relaxed) >= 0 && p.net->workers().shares_requests() &&
           s.nested < 3) {
-        if (p.net->expecting_work()) return;
-        if (task* u = p.net->take_work(s.w, true)) return start_piece(s, static_cast<tree_task*>(u));
-        if (p.net->expecting_work()) return;
+        if (p.net->workers().expecting_work()) return;
+        if (task* u = p.net->workers().take_work(s.w, true)) return start_piece(s, static_cast<tree_task*>(u));
+        if (p.net->workers().expecting_work()) return;
       }
       if (begin_request(s, thief, t)) return;
       break;
@@ -714,7 +714,7 @@ void help(sim_worker& s, frame& f) {
     if (begin_request(s, p.worker(v), nullptr)) return;
   }
   s.tried_local = false;
-  if (task* t = p.net->take_work(s.w, may_nest)) start_piece(s, static_cast<tree_task*>(t));
+  if (task* t = p.net->workers().take_work(s.w, may_nest)) start_piece(s, static_cast<tree_task*>(t));
 }
 
 void world::worker_step(sim_worker& s) {
@@ -762,7 +762,7 @@ void world::worker_step(sim_worker& s) {
         f.acc = std::max(f.acc, v);
         if (v > p.best) {
           p.best = v;
-          p.net->incumbent_improved(1, std::string(reinterpret_cast<const char*>(&v), sizeof v));
+          p.net->workers().incumbent_improved(1, std::string(reinterpret_cast<const char*>(&v), sizeof v));
         }
       } else if (f.depth + 1 == c.depth && c.cancels) {
         if (id == thrower) {
@@ -968,7 +968,7 @@ outcome run(const config& c) {
             p->best = 0;
             p->outcome.clear();
             for (auto& s : p->workers_) s.w->hungry.store(false, std::memory_order_relaxed);
-            p->net->begin_root();
+            p->net->roots().begin();
             if (p->table) p->net->tables().worker_in(true);
           }
       };
@@ -990,14 +990,14 @@ outcome run(const config& c) {
             for (auto& s : p->workers_) idle = idle && s.stack.empty() && !s.asking && !s.settling;
             if (idle) {
               p->ended_local = true;
-              p->net->local_root_end(p->rank == 0 ? p->outcome : std::string());
+              p->net->roots().local_end(p->rank == 0 ? p->outcome : std::string());
               // runtime.cpp: once this process's workers are done.
               if (p->table) p->net->tables().worker_in(false);
             }
           }
           if (p->ended_local && !p->over) {
             std::string got;
-            if (p->net->root_over(got)) {
+            if (p->net->roots().over(got)) {
               p->over = true;
               if (p->rank != 0) p->outcome = got;
             }

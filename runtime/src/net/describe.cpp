@@ -43,7 +43,7 @@ void steal_victim::say_in_use(std::ostream& m, const proxy& p) const {
 
 void network::describe_all() {
   std::ostringstream m;
-  m << "tascell: rank " << rank_ << " (SIGUSR1): root call " << root_.number()
+  m << "tascell: rank " << at_.rank << " (SIGUSR1): root call " << root_.number()
     << (root_.in_root() ? ", in it" : ", not in one") << (root_.done_here() ? ", its end announced" : "") << "; ";
   steal_.describe_all(m);
   std::fprintf(stderr, "%s", m.str().c_str());

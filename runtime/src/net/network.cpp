@@ -52,8 +52,6 @@ bool launched_by_mpi(const settings& cfg) {
 }
 
 network::network(host& h, const settings& cfg) : host_(h), cfg_(cfg) {
-  rng_ = (cfg.seed ? cfg.seed : static_cast<std::uint64_t>(clock::now().time_since_epoch().count())) |
-         1u;
   std::future<std::string> started = started_.get_future();
   thread_ = std::thread([this] { thread_main(); });
   std::string error = started.get();
@@ -64,12 +62,12 @@ network::network(host& h, const settings& cfg) : host_(h), cfg_(cfg) {
 }
 
 network::network(host& h, const settings& cfg, transport& link, int rank, int size)
-    : host_(h), cfg_(cfg), link_(&link), rank_(rank), size_(size) {
-  rng_ = (cfg.seed ? cfg.seed : 1) | 1u;
-  root_.place(rank_, size_, rng_);
-  steal_.place(rank_, size_, rng_);
-  tables_.place(rank_, size_);
-  out_.place(size_, link_);
+    : host_(h), cfg_(cfg), link_(&link), at_{rank, size} {
+  std::uint64_t seed = (cfg.seed ? cfg.seed : 1) | 1u;
+  root_.place(at_.rank, at_.size, seed);
+  steal_.place(at_.rank, at_.size, seed);
+  tables_.place(at_.rank, at_.size);
+  out_.place(at_.size, link_);
 }
 
 void network::share_requests_for_testing(const std::vector<char*>& objects) {
@@ -96,30 +94,33 @@ void network::place_worker(int i, void* region) { steal_.place_worker(i, region)
 void network::init_mpi(std::string& error) {
   mpi_ = mpi_transport::start(error);
   if (!mpi_) return;
-  rank_ = mpi_->rank();
-  size_ = mpi_->size();
-  root_.place(rank_, size_, rng_);
-  steal_.place(rank_, size_, rng_);
-  tables_.place(rank_, size_);
+  at_.rank = mpi_->rank();
+  at_.size = mpi_->size();
+  // The seed of the choice of victims (TASCELL_SEED, else the clock).
+  std::uint64_t seed =
+      (cfg_.seed ? cfg_.seed : static_cast<std::uint64_t>(clock::now().time_since_epoch().count())) | 1u;
+  root_.place(at_.rank, at_.size, seed);
+  steal_.place(at_.rank, at_.size, seed);
+  tables_.place(at_.rank, at_.size);
   link_ = mpi_.get();
-  set_rank(rank_);
+  set_rank(at_.rank);
   mpi_transport::machine m = mpi_->this_machine();
   if (m.ok) {
-    local_rank_ = m.rank;
-    local_size_ = m.size;
-    cpus_here_ = m.cpus;
-    bell_.open(m.node, rank_, size_);
+    at_.local_rank = m.rank;
+    at_.local_size = m.size;
+    at_.cpus = m.cpus;
+    bell_.open(m.node, at_.rank, at_.size);
     // Requests between processes of this machine through shared memory;
     // the seed's loop (the baseline) keeps MPI.
-    if (local_size_ > 1)
+    if (at_.local_size > 1)
       steal_.open_shared(m.node, cfg_.node_requests == request_path::shared && cfg_.loop == message_loop::adaptive,
                          cfg_.workers);
     mpi_transport::free_machine(m);
     rings_.every_other_rings = true;
-    for (int r = 0; r < size_; ++r)
-      rings_.every_other_rings = rings_.every_other_rings && (r == rank_ || bell_.rings_for(r));
+    for (int r = 0; r < at_.size; ++r)
+      rings_.every_other_rings = rings_.every_other_rings && (r == at_.rank || bell_.rings_for(r));
   }
-  out_.place(size_, link_);
+  out_.place(at_.size, link_);
   mpi_->check_same_binary();
   if (!cfg_.trace.empty()) trace_.start(static_cast<std::size_t>(cfg_.trace_records), mpi_->align_clocks());
 }
@@ -144,7 +145,7 @@ void network::thread_main() {
   std::string error;
   init_mpi(error);
   if (error.empty()) {
-    error = priority_.take(cfg_.priority, rank_);
+    error = priority_.take(cfg_.priority, at_.rank);
     // Before the runtime goes on: a SIGUSR1 from then on finds the handler
     // (mpirun forwards one to every process at any time).
     catch_dump_signal();
@@ -152,7 +153,7 @@ void network::thread_main() {
   bool failed = !error.empty();
   started_.set_value(std::move(error));  // the constructor goes on, or throws it
   if (failed) return;
-  if (size_ > 1) spreading.store(true);
+  if (at_.size > 1) spreading.store(true);
   trace_.begin_spans();
 
   while (!shutdown_.load(std::memory_order_acquire)) {
@@ -201,8 +202,8 @@ bool network::turn() {
   progress |= take_events();
   progress |= tables_.take_handed();
   progress |= tables_.retry_held();
-  if (describe_.load(std::memory_order_relaxed)) [[unlikely]]
-    if (worker_face* pw = describe_.exchange(nullptr, std::memory_order_acq_rel)) steal_.describe(pw);
+  if (worker_face* pw = workers_.take_proxy_to_describe()) [[unlikely]]
+    steal_.describe(pw);
   if (dump_asked.load(std::memory_order_relaxed)) [[unlikely]]
     if (dump_asked.exchange(false, std::memory_order_acq_rel)) describe_all();
   steal_.victim().adopt_posted_requests();
@@ -295,7 +296,7 @@ void network::pause() {
   }
   priority_.resume();
   long us;
-  if (!root_.in_root() || size_ < 2) {
+  if (!root_.in_root() || at_.size < 2) {
     us = quiet_ < 4 ? 20L << quiet_ : 2000;  // just rung by another process: look again soon
     ++quiet_;
   } else {
@@ -426,7 +427,7 @@ void network::handle(int from, reader& r) {
       return;
     }
     case msg::board: root_.on_board(from, r); return;
-    case msg::stats: stats_.on_stats(from, rank_, size_, r); return;
+    case msg::stats: roots_.stats().on_stats(from, at_.rank, at_.size, r); return;
     case msg::table_made: tables_.on_made(from, r); return;
     case msg::updates: tables_.on_updates(from, r); return;
     case msg::fence: tables_.on_fence(from, r); return;
@@ -436,22 +437,6 @@ void network::handle(int from, reader& r) {
     case msg::block_waits: steal_.thief().prefer_victim(from); return;
   }
   throw malformed_message("unknown message type " + std::to_string(static_cast<int>(type)));
-}
-
-// --- workers ---
-
-void network::piece_finished(task* t, worker_face* w, bool last) {
-  // Through the victim's ring in shared memory (steal_thief::mail_result):
-  // this thread then only forgets the piece, at a later turn. Written
-  // before the next request leaves: a victim already waiting at the join
-  // finds it there instead of asking for part of the piece back.
-  bool mailed = steal_.thief().mail_result(t);
-  steal_.thief().piece_finishing(w, last);
-  events_.post({mailed ? event::result_mailed : event::finished, t, 0, 0, {}}, !mailed);
-}
-
-void network::piece_cancelled(task* t) {
-  events_.post({event::cancelled, t, 0, 0, {}});
 }
 
 // --- what the protocols use of this loop (loop_services) ---
@@ -472,36 +457,13 @@ void network::step_aside() {
   sched_yield();
 }
 
-// --- root calls (the calling thread, and the end of one on this thread) ---
-
-void network::begin_root() {
-  events_.post({event::root_begin, nullptr, 0, 0, {}});
-}
-
-std::string network::end_root(std::string outcome) {
-  local_root_end(std::move(outcome));
-  return root_.wait_over();
-}
-
-void network::local_root_end(std::string outcome) {
-  events_.post({event::root_end, nullptr, 0, 0, std::move(outcome)});
-}
-
-bool network::root_over(std::string& outcome) { return root_.take_over(outcome); }
+// --- the end of a root call, on this thread (the calling thread's calls: root_calls.hpp) ---
 
 bool network::tend_root() {
   if (!root_.ending()) return false;
   bool acted = false;
   if (!steal_.quiet_for_root_end(acted)) return acted;
   return root_.finish_here();
-}
-
-void network::incumbent_improved(std::uint64_t id, std::string value) {
-  events_.post({event::improved, nullptr, id, 0, std::move(value)});
-}
-
-void network::board_published(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string value) {
-  events_.post({event::published, nullptr, id, 0, std::move(value), key, stamp});
 }
 
 }  // namespace tascell::detail::net

@@ -37,13 +37,14 @@
 #include "mpi_transport.hpp"
 #include "outbox.hpp"
 #include "protocol_log.hpp"
+#include "root_calls.hpp"
 #include "root_protocol.hpp"
 #include "shared_requests.hpp"
-#include "stats_gather.hpp"
 #include "steal_protocol.hpp"
 #include "table_protocol.hpp"
 #include "thread_priority.hpp"
 #include "transport.hpp"
+#include "worker_link.hpp"
 
 namespace tascell::detail::net {
 
@@ -74,67 +75,30 @@ class network final : public loop_services {
   // workers already placed in its own (shared_requests::attach_for_testing).
   void share_requests_for_testing(const std::vector<char*>& objects);
 
-  int rank() const { return rank_; }
-  int size() const { return size_; }
+  int rank() const { return at_.rank; }
+  int size() const { return at_.size; }
   // This process among the processes of the run on the same machine.
-  int local_rank() const { return local_rank_; }
-  int local_size() const { return local_size_; }
+  int local_rank() const { return at_.local_rank; }
+  int local_size() const { return at_.local_size; }
   // The message thread runs at real-time priority (TASCELL_MSG_PRIORITY).
   bool realtime() const { return priority_.realtime(); }
-  // Requests from processes on this machine may come through shared memory
-  // (TASCELL_NODE_REQUESTS=shared, shared_requests.hpp).
-  bool shares_requests() const { return steal_.shares_requests(); }
   // Before worker i is constructed at `region`: its first page is mapped
   // from this process's shared-memory object, when there is one.
   void place_worker(int i, void* region);
   // How this process's CPUs relate to those of the other processes of the
   // run on this machine (mpi_transport.hpp).
   using cpu_sharing = net::cpu_sharing;
-  cpu_sharing cpus_here() const { return cpus_here_; }
+  cpu_sharing cpus_here() const { return at_.cpus; }
 
-  // --- called by workers ---
-  // A piece that another process sent for this one, or nullptr; a worker
-  // that gets nullptr counts as hungry (when it says it may take work) until
-  // it runs something.
-  task* take_work(worker_face* w, bool hungry = true) { return steal_.thief().take_work(w, hungry); }
-  // A piece from another process finished on worker w of this one
-  // (run_task): its outputs go back. The network owns t from here on. A
-  // worker that goes back to looking for work (`last`: nothing under the
-  // piece, neither a piece it was nested in nor a waiting fiber, and it is
-  // not running the root task) counts as hungry from here, and when its whole process is, it posts the next
-  // request first (post_request): the ring that sends the outputs may let
-  // the message thread take its core for the length of a turn.
-  void piece_finished(task* t, worker_face* w, bool last);
-  // cancel() was called inside a piece from another process.
-  void piece_cancelled(task* t);
-  // An incumbent improved here: spread it.
-  void incumbent_improved(std::uint64_t id, std::string value);
-  // A board was written here: send the write to every process.
-  void board_published(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, std::string value);
-  // Wakes the message thread if it sleeps (a proxy's request was answered).
+  // --- called by workers (worker_link.hpp) ---
+  worker_link& workers() { return workers_; }
+  // Wakes the message thread if it sleeps (loop_services; workers call
+  // worker_link::wake).
   void wake() override;
   void call_worker() override;
-  // A worker of this process has given t for the proxy `proxy_worker`, not
-  // yet handed it over: when the proxy answers a request that a thief on
-  // this machine posted through shared memory, writes t into that thief's
-  // mailbox (shared_requests.hpp), marks it `mailed` and returns the
-  // thief's rank; then, once t is handed to the proxy, the worker calls
-  // mail_sent(rank), which lets the thief see it. -1 when t must go by MPI
-  // (the message thread sends it, as before).
-  int mail_piece(worker_face* proxy_worker, task* t) { return steal_.victim().mail_piece(proxy_worker, t); }
-  void mail_sent(int thief) { steal_.victim().mail_sent(thief); }
-  // A request of this process for work is out: idle workers should stay
-  // awake for the answer.
-  // (Until a worker has taken the answer: a worker that naps then would
-  // start it tens of microseconds late.)
-  bool expecting_work() const { return steal_.thief().expecting_work(); }
-  // A worker waiting at a join: the results of pieces given to processes of
-  // this machine wait in shared memory (steal_thief::mail_result) until
-  // it, or the message thread, takes them. True when it took any.
-  bool take_results() { return steal_.victim().take_results_here(); }
   // The runtime's workers exist: the message thread may look at them.
   void attach() {
-    tables_.set_worker_applies(size_ > 1 && host_.workers() == 1);
+    tables_.set_worker_applies(at_.size > 1 && host_.workers() == 1);
     attached_.store(true, std::memory_order_release);
   }
   // The workers are about to go: sends on what workers posted last (the
@@ -145,28 +109,8 @@ class network final : public loop_services {
   // Distributed tables: their messages (any thread hands them over).
   table_protocol& tables() { return tables_; }
 
-  // --- root calls (the calling thread) ---
-  void begin_root();
-  // After the local part of a root call has ended (on rank 0: the root task
-  // finished and `outcome` holds its result or exception): waits until the
-  // root call has ended everywhere and returns rank 0's outcome.
-  std::string end_root(std::string outcome);
-  // end_root in two halves, for a caller that must not block (the protocol
-  // simulation): the local part has ended; has the root call ended
-  // everywhere (then `outcome` is rank 0's)?
-  void local_root_end(std::string outcome);
-  bool root_over(std::string& outcome);
-
-  // An idle worker of a process whose workers are all idle posts the
-  // process's next request for work itself, through shared memory, when the
-  // message thread has armed one (steal_thief::keep_worker_post): the message thread,
-  // asleep while the workers were busy, takes tens of microseconds to wake
-  // (docs/decisions.md, "Hungry workers post the request themselves").
-  // True when this worker posted (or tried to, and the message thread sends
-  // the request by MPI instead).
-  // through_shared_memory: set to whether it went to the victim's workers
-  // directly (else the message thread sends it by MPI).
-  bool post_request(bool* through_shared_memory = nullptr) { return steal_.thief().post_request(through_shared_memory); }
+  // --- root calls (the calling thread; root_calls.hpp) ---
+  root_calls& roots() { return roots_; }
 
   // Figures since the start, read at once (the runtime takes differences
   // per root call; the protocol simulation sums them over its processes).
@@ -189,16 +133,6 @@ class network final : public loop_services {
   counts figures() const;
   std::vector<std::int64_t> take_steal_latencies() { return steal_.thief().take_steal_latencies(); }
 
-  // TASCELL_STATS with several processes: every process sends the figures
-  // of root call `number` to rank 0 (send_stats); rank 0 waits up to
-  // `timeout` for all of them (gather_stats: one entry per rank, empty for
-  // a rank that sent none).
-  void send_stats(std::uint64_t number, std::string figures);
-  std::vector<std::string> gather_stats(std::uint64_t number, std::string mine,
-                                        std::chrono::milliseconds timeout) {
-    return stats_.gather(number, size_, std::move(mine), timeout);
-  }
-
   // Tracing: the message thread's records (taken once, at exit, after
   // detach()) and how this process's clock maps to the common timeline.
   message_trace& trace() { return trace_; }
@@ -210,16 +144,6 @@ class network final : public loop_services {
 
   // Test hook: sends raw bytes to a rank as if they were a batch.
   void send_raw(int to, std::string bytes);
-
-  // A worker has waited long for an answer from `proxy_worker`, a proxy of
-  // this process (watchdog.cpp): on its next turn the message thread says
-  // on stderr what it knows of that proxy and of its own requests
-  // (describe.cpp). One at a time; a second call before that turn replaces
-  // the first.
-  void describe_proxy(worker_face* proxy_worker) {
-    describe_.store(proxy_worker, std::memory_order_release);
-    wake();
-  }
 
  private:
   using event = event_queue::event;
@@ -257,9 +181,13 @@ class network final : public loop_services {
   // MPI), or a simulation's.
   std::unique_ptr<mpi_transport> mpi_;
   transport* link_ = nullptr;
-  int rank_ = 0, size_ = 1;
-  int local_rank_ = 0, local_size_ = 1;
-  cpu_sharing cpus_here_ = cpu_sharing::alone;
+  // Where this process is: its rank among the run's, and among those of
+  // its machine, and how its CPUs relate to theirs.
+  struct placement {
+    int rank = 0, size = 1;
+    int local_rank = 0, local_size = 1;
+    cpu_sharing cpus = cpu_sharing::alone;
+  } at_;
   std::thread thread_;
   // The message thread has set up MPI, or failed to (the error).
   std::promise<std::string> started_;
@@ -278,7 +206,6 @@ class network final : public loop_services {
   event_queue events_{bell_};
   rings_heard rings_;
   std::atomic<bool> shutdown_{false};
-  std::atomic<worker_face*> describe_{nullptr};  // describe_proxy()
   // SIGUSR1 (mpirun forwards it to every process): the message thread says
   // what this process has out and in, and what each worker is doing
   // (describe.cpp). Installed only over the default action.
@@ -295,13 +222,14 @@ class network final : public loop_services {
   steal_protocol steal_{host_, cfg_, out_, log_, root_, *this};
   // Distributed tables (table_protocol.hpp).
   table_protocol tables_{out_, *this};
+  // What workers, and the thread that makes root calls, ask of this
+  // network (worker_link.hpp, root_calls.hpp).
+  worker_link workers_{steal_, events_, bell_};
+  root_calls roots_{events_, root_};
 
   // --- message thread only ---
   unsigned quiet_ = 0;            // turns without a message (back-off)
-  std::uint64_t rng_;
   std::atomic<std::int64_t> wakeups_{0};  // sleeps of the message thread (pause)
-  // TASCELL_STATS: figures from the other processes, by root call (rank 0).
-  stats_gather stats_;
 
   thread_priority priority_;  // TASCELL_MSG_PRIORITY
 };

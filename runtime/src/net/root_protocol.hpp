@@ -105,7 +105,7 @@ class root_protocol {
   std::uint64_t rng_ = 1;
   bool in_root_ = false;
   bool done_here_ = false;    // ROOT_DONE seen (or sent, on rank 0)
-  bool local_ended_ = false;  // the caller reached end_root
+  bool local_ended_ = false;  // the caller reached root_calls::end
   bool ack_sent_ = false;
   int acks_ = 0;
   std::uint64_t number_ = 0;

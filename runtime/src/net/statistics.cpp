@@ -27,10 +27,6 @@ network::counts network::figures() const {
   return c;
 }
 
-void network::send_stats(std::uint64_t number, std::string figures) {
-  events_.post({event::stats, nullptr, number, 0, std::move(figures)});
-}
-
 void stats_gather::on_stats(int from, int rank, int size, reader& r) {
   auto n = r.get<std::uint64_t>("a root call number");
   std::string_view figures = r.bytes("statistics");
