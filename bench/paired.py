@@ -59,6 +59,8 @@ def main():
     ap.add_argument("--b", default="seq,tascell,omp,omp-llvm,tbb",
                     help="comma-separated variants in the denominator (default: every other one in the file); "
                          "seq pairs with A on one worker")
+    ap.add_argument("--speedup", action="store_true",
+                    help="instead: A's speedups, A on 1 worker / A on each other layout, round by round")
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
     args = ap.parse_args()
     try:
@@ -76,6 +78,18 @@ def main():
         for (v, w, p), a in sorted(cfg.items(), key=lambda kv: (kv[0][2], kv[0][1])):
             if v != args.a:
                 continue
+            if args.speedup:
+                one = cfg.get((v, 1, 1))
+                if one is None or (w, p) == (1, 1):
+                    continue
+                ratios = pair(one, a)
+                if len(ratios) < 3:
+                    continue
+                med, lo, hi = median_interval(ratios, rng)
+                where = "%dw" % w if p == 1 else "%dp" % p
+                rows.append((title, "%s 1w / %s %s" % (args.a, args.a, where), len(ratios), med, lo, hi,
+                             min(ratios), max(ratios), ""))
+                continue
             for other in others:
                 b = cfg.get((other, 1 if other.startswith("seq") else w, 1 if other.startswith("seq") else p))
                 if b is None:
@@ -87,17 +101,22 @@ def main():
                 where = "%dw" % w if p == 1 else "%dp" % p
                 verdict = "faster" if hi < 1 else "slower" if lo > 1 else "cannot tell"
                 rows.append((title, "%s %s / %s%s" % (args.a, where, other, "" if other.startswith("seq") else
-                                                        " " + where), len(ratios), med, lo, hi, verdict))
+                                                        " " + where), len(ratios), med, lo, hi,
+                             min(ratios), max(ratios), verdict))
     if not rows:
+        if args.speedup:
+            raise SystemExit("paired: no speedups of %s (1 worker and another layout) in %s" % (args.a, args.json))
         raise SystemExit("paired: no pairs of %s with %s in %s" % (args.a, ",".join(others), args.json))
     if args.markdown:
-        print("| problem | ratio | rounds | median | 95%% interval | %s is |" % args.a)
-        print("|---|---|---:|---:|---|---|")
-        for t, what, k, med, lo, hi, verdict in rows:
-            print("| %s | %s | %d | %.4f | %.4f-%.4f | %s |" % (t, what, k, med, lo, hi, verdict))
+        print("| problem | ratio | rounds | median | 95%% interval | rounds' range | %s is |" % args.a)
+        print("|---|---|---:|---:|---|---|---|")
+        for t, what, k, med, lo, hi, rmin, rmax, verdict in rows:
+            print("| %s | %s | %d | %.4f | %.4f-%.4f | %.2f-%.2f | %s |" % (t, what, k, med, lo, hi, rmin, rmax,
+                                                                        verdict))
     else:
-        for t, what, k, med, lo, hi, verdict in rows:
-            print("%-12s %-26s %3d rounds  median %.4f  95%% %.4f-%.4f  %s" % (t, what, k, med, lo, hi, verdict))
+        for t, what, k, med, lo, hi, rmin, rmax, verdict in rows:
+            print("%-12s %-26s %3d rounds  median %.4f  95%% %.4f-%.4f  range %.2f-%.2f  %s" % (
+                t, what, k, med, lo, hi, rmin, rmax, verdict))
     return 0
 
 
