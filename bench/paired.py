@@ -78,31 +78,25 @@ def main():
         for (v, w, p), a in sorted(cfg.items(), key=lambda kv: (kv[0][2], kv[0][1])):
             if v != args.a:
                 continue
+            where = "%dw" % w if p == 1 else "%dp" % p
+            pairs = []  # (label, numerator, denominator)
             if args.speedup:
                 one = cfg.get((v, 1, 1))
-                if one is None or (w, p) == (1, 1):
-                    continue
-                ratios = pair(one, a)
+                if one is not None and (w, p) != (1, 1):
+                    pairs.append(("%s 1w / %s %s" % (v, v, where), one, a))
+            else:
+                for other in others:
+                    b = cfg.get((other, 1 if other.startswith("seq") else w, 1 if other.startswith("seq") else p))
+                    if b is not None:
+                        pairs.append(("%s %s / %s%s" % (v, where, other, "" if other.startswith("seq") else " " + where),
+                                      a, b))
+            for label, num, den in pairs:
+                ratios = pair(num, den)
                 if len(ratios) < 3:
                     continue
                 med, lo, hi = median_interval(ratios, rng)
-                where = "%dw" % w if p == 1 else "%dp" % p
-                rows.append((title, "%s 1w / %s %s" % (args.a, args.a, where), len(ratios), med, lo, hi,
-                             min(ratios), max(ratios), ""))
-                continue
-            for other in others:
-                b = cfg.get((other, 1 if other.startswith("seq") else w, 1 if other.startswith("seq") else p))
-                if b is None:
-                    continue
-                ratios = pair(a, b)
-                if len(ratios) < 3:
-                    continue
-                med, lo, hi = median_interval(ratios, rng)
-                where = "%dw" % w if p == 1 else "%dp" % p
-                verdict = "faster" if hi < 1 else "slower" if lo > 1 else "cannot tell"
-                rows.append((title, "%s %s / %s%s" % (args.a, where, other, "" if other.startswith("seq") else
-                                                        " " + where), len(ratios), med, lo, hi,
-                             min(ratios), max(ratios), verdict))
+                verdict = "" if args.speedup else "faster" if hi < 1 else "slower" if lo > 1 else "cannot tell"
+                rows.append((title, label, len(ratios), med, lo, hi, min(ratios), max(ratios), verdict))
     if not rows:
         if args.speedup:
             raise SystemExit("paired: no speedups of %s (1 worker and another layout) in %s" % (args.a, args.json))
