@@ -616,7 +616,8 @@ void runtime::gather_stats(const run_stats& r) {
     net_->roots().send_stats(root_calls_, std::move(bytes));
     return;
   }
-  std::vector<std::string> all = net_->roots().gather_stats(root_calls_, net_->size(), std::move(bytes), std::chrono::seconds(5));
+  std::vector<std::string> all =
+      net_->roots().gather_stats(root_calls_, net_->size(), std::move(bytes), std::chrono::seconds(5));
   std::fprintf(stderr, "tascell stats: all %d processes: root call %.3f s on rank 0\n", processes(), r.seconds);
   stats_header("rank", " messages  batches      bytes   remote  wakeups");
   process_figures sum;
