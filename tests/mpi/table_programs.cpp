@@ -27,6 +27,7 @@
 //   batching    one piece sends many updates to each other process: they
 //               travel in batches of hundreds or more (TASCELL_STATS figures)
 // usage: table_programs PROGRAM... [--repeat N] [--n N] [--seed S]   (or "all")
+// --suspensions: each rank prints how often its joins suspended a fiber.
 // --no-settle --delay-updates US: settling off and batches held US
 // microseconds (detail/testing.hpp); with --expect-wrong, `join` must then
 // find entries not yet written (the test sees updates in flight).
@@ -49,12 +50,28 @@
 #include <chrono>
 #include <random>
 #include <thread>
+#include <utility>
 
 namespace {
 
 std::int64_t n_items = 200000;
 bool expect_wrong = false;
 std::uint64_t seed = 1;
+
+// Fibers switched out (TASCELL_WAIT=suspend) in this process's root calls,
+// summed: printed with --suspensions, so that a test of tables under
+// suspension can see that joins did suspend.
+std::int64_t suspensions = 0;
+
+template <class F>
+decltype(auto) counted_root(F&& f) {
+  struct add_suspensions {
+    ~add_suspensions() {
+      for (const tascell::worker_stats& w : tascell::last_stats().workers) suspensions += w.suspends;
+    }
+  } at_return;
+  return tascell::root(std::forward<F>(f));
+}
 
 struct add {
   std::int64_t by;
@@ -78,7 +95,7 @@ std::int64_t bucket(std::int64_t i, std::int64_t k) { return (i * 7919) % k; }
 void histogram() {
   const std::int64_t k = 1009;
   tascell::table<std::int64_t> h(k, tascell::spread::hashed, "histogram");
-  tascell::root([&](tascell::ctx c) {
+  counted_root([&](tascell::ctx c) {
     tascell::dowork_for(c, tascell::range(0, n_items), tascell::in(h),
                         [](std::int64_t i, const tascell::table<std::int64_t>& t) {
                           t.apply(bucket(i, t.size()), add{1});
@@ -91,7 +108,7 @@ void histogram() {
   struct sums {
     std::int64_t total = 0, home = 0;
   };
-  sums s = tascell::root([&](tascell::ctx c) {
+  sums s = counted_root([&](tascell::ctx c) {
     std::int64_t total = 0, home = 0;
     tascell::dowork_for(c, h.indices(), tascell::in(h), tascell::reduce<tascell::op::plus>(total),
                         tascell::reduce<tascell::op::plus>(home),
@@ -110,7 +127,7 @@ void histogram() {
 void join_completes() {
   const std::int64_t n = n_items;
   tascell::table<std::int64_t> t(n, tascell::spread::block, "join");
-  std::int64_t bad = tascell::root([&](tascell::ctx c) {
+  std::int64_t bad = counted_root([&](tascell::ctx c) {
     // Iteration i writes entry n-1-i: most writes go to another process.
     tascell::dowork_for(c, tascell::range(0, n), tascell::in(t), [](std::int64_t i, const tascell::table<std::int64_t>& tt) {
       tt.apply(tt.size() - 1 - i, put_value{3 * (tt.size() - 1 - i) + 1});
@@ -143,7 +160,7 @@ void carry() {
   struct sums {
     std::int64_t total = 0, away = 0;
   };
-  sums s = tascell::root([&](tascell::ctx c) {
+  sums s = counted_root([&](tascell::ctx c) {
     std::int64_t total = 0, away = 0;
     tascell::dowork_for(c, t.indices(), tascell::in(t), tascell::reduce<tascell::op::plus>(total),
                         tascell::reduce<tascell::op::plus>(away),
@@ -171,7 +188,7 @@ void carry() {
 void get_all() {
   const std::int64_t n = 5000;
   tascell::table<std::int64_t> t(n, tascell::spread::hashed, "get");
-  tascell::root([&](tascell::ctx c) {
+  counted_root([&](tascell::ctx c) {
     tascell::dowork_for(c, tascell::range(0, n), tascell::in(t), [](std::int64_t i, const tascell::table<std::int64_t>& tt) {
       tt.apply(i, put_value{i * i});
     });
@@ -194,7 +211,7 @@ void owner_first() {
   tascell::table<std::int64_t> t(n, tascell::spread::hashed, "owner_first");
   first_index.store(-1);
   own_runs.store(0);
-  tascell::root([&](tascell::ctx c) {
+  counted_root([&](tascell::ctx c) {
     tascell::dowork_for(c, t.indices(), tascell::in(t), [](std::int64_t i, const tascell::table<std::int64_t>& tt) {
       std::int64_t none = -1;
       first_index.compare_exchange_strong(none, i);
@@ -228,7 +245,7 @@ void random_tables() {
   const std::int64_t m = static_cast<std::int64_t>(rng() % 100000);
   const std::uint64_t salt = rng();
   tascell::table<std::int64_t> a(n, how, "random_a"), b(n, how, "random_b");
-  tascell::root([&](tascell::ctx c) {
+  counted_root([&](tascell::ctx c) {
     tascell::dowork_for(c, tascell::range(0, m), tascell::in(a), tascell::in(salt),
                         [](std::int64_t i, const tascell::table<std::int64_t>& ta, const std::uint64_t& s) {
                           ta.apply(static_cast<std::int64_t>(mix(s + static_cast<std::uint64_t>(i)) %
@@ -267,7 +284,7 @@ void batching() {
   tascell::table<std::int64_t> t(n, tascell::spread::block, "batching");
   // One piece (if(false): the loop runs as plain code) updates every entry
   // 10 times: 10 * n / P updates for each other process.
-  tascell::root([&](tascell::ctx c) {
+  counted_root([&](tascell::ctx c) {
     tascell::dowork_for(c, tascell::when(false), tascell::range(0, 10 * n), tascell::in(t),
                         [](std::int64_t i, const tascell::table<std::int64_t>& tt) { tt.apply(i % tt.size(), add{1}); });
   });
@@ -318,6 +335,7 @@ int error_case(const std::string& name) {
 int main(int argc, char** argv) {
   std::vector<std::string> progs;
   int repeat = 1;
+  bool print_suspensions = false;
   for (int a = 1; a < argc; ++a) {
     if (!std::strcmp(argv[a], "--repeat") && a + 1 < argc) repeat = std::atoi(argv[++a]);
     else if (!std::strcmp(argv[a], "--n") && a + 1 < argc) n_items = std::atoll(argv[++a]);
@@ -326,6 +344,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[a], "--delay-updates") && a + 1 < argc)
       tascell::detail::delay_updates_for_testing(std::atoi(argv[++a]));
     else if (!std::strcmp(argv[a], "--expect-wrong")) expect_wrong = true;
+    else if (!std::strcmp(argv[a], "--suspensions")) print_suspensions = true;
     else progs.push_back(argv[a]);
   }
   if (progs.size() == 1 && progs[0] == "all")
@@ -368,5 +387,7 @@ int main(int argc, char** argv) {
           "owner_first: repeats in which this process began at the first position of its own block",
           owner_first_block_start, 1);
   }
+  if (print_suspensions)
+    std::printf("rank %d: %lld suspensions\n", tascell::rank(), static_cast<long long>(suspensions));
   return fails ? 1 : 0;
 }
