@@ -4,6 +4,10 @@ mpirun: built with tascell++, run with 2 and 3 processes of 1 worker each;
 every line printed must be a known answer (tests/examples/answers.json;
 each process prints it unless the program prints on rank 0 only), and
 pieces of work must have moved between processes (TASCELL_STATS).
+The lazy loops also run with 2 workers a process, and with
+TASCELL_WAIT=suspend: a request that only a rebuilt lazy frame can serve is
+held while other workers and the message thread claim, withdraw and steal
+back; lazy frames must have unwound for requests in each of those runs.
 
 usage: examples.py MPIEXEC TASCELLXX EXAMPLES_DIR [PROGRAMS_DIR]
 """
@@ -27,31 +31,41 @@ PROGRAM_CASES = [
 ]
 
 
+# (processes, workers a process, TASCELL_WAIT or None for the default)
+LAYOUTS = [("2", "1", None), ("3", "1", None)]
+LAZY_LAYOUTS = LAYOUTS + [("2", "2", None), ("3", "2", None), ("2", "2", "suspend"), ("3", "1", "suspend")]
+
+
 def main():
     mpiexec, tascellxx, examples = sys.argv[1:4]
     known = answers.load()
-    cases = [(os.path.join(examples, name + ".tcpp"), name) + known[name] for name in EXAMPLES]
+    cases = [(os.path.join(examples, name + ".tcpp"), name) + known[name] + (LAYOUTS,) for name in EXAMPLES]
     if len(sys.argv) > 4:
-        cases += [(os.path.join(sys.argv[4], name + ".tcpp"), name, args, expected)
+        cases += [(os.path.join(sys.argv[4], name + ".tcpp"), name, args, expected, LAZY_LAYOUTS)
                   for name, args, expected in PROGRAM_CASES]
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     moved_total = 0
     with tempfile.TemporaryDirectory() as tmp:
-        for source, name, args, expected in cases:
+        for source, name, args, expected, layouts in cases:
             exe = os.path.join(tmp, name)
             subprocess.run([tascellxx, "-O2", source, "-o", exe], check=True, env=env)
-            for np_ in ("2", "3"):
-                cmd = [mpiexec, "--oversubscribe", "-np", np_, "-x", "TASCELL_WORKERS=1", "-x",
-                       "TASCELL_STATS=1", exe] + args
+            for np_, workers, wait in layouts:
+                cmd = [mpiexec, "--oversubscribe", "-np", np_, "-x", "TASCELL_WORKERS=" + workers, "-x",
+                       "TASCELL_STATS=1"] + (["-x", "TASCELL_WAIT=" + wait] if wait else []) + [exe] + args
                 p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
                 lines = [l for l in p.stdout.splitlines() if l.strip()]
                 if p.returncode != 0 or answers.wrong(p.stdout, expected):
                     raise SystemExit("FAILED: %s\nexit %d\n%s%s" % (" ".join(cmd), p.returncode,
                                                                    p.stdout, p.stderr[-3000:]))
                 moved = sum(int(m) for m in re.findall(r"(\d+) pieces from other processes", p.stderr))
+                unwinds = sum(int(m) for m in re.findall(r"(\d+) requests made them unwind", p.stderr))
                 moved_total += moved
-                print("%s %s, %s processes: %d lines right, %d pieces moved between processes" %
-                      (name, " ".join(args), np_, len(lines), moved))
+                if layouts is LAZY_LAYOUTS and (workers != "1" or wait) and unwinds == 0:
+                    raise SystemExit("FAILED: %s: no lazy frame unwound for a request (%s)" % (name, " ".join(cmd)))
+                print("%s %s, %s processes x %s workers%s: %d lines right, %d pieces moved between processes, "
+                      "%d lazy unwinds" % (name, " ".join(args), np_, workers, ", " + wait if wait else "",
+                                           len(lines), moved, unwinds))
+
     if moved_total == 0:
         raise SystemExit("FAILED: no piece of work ever moved between processes")
 
