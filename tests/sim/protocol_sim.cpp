@@ -222,7 +222,7 @@ struct world {
   config c;
   std::mt19937_64 rng;
   std::uint64_t steps = 0, batches = 0, remote_pieces = 0, remote_stops = 0, remote_cancels = 0,
-                remote_cancels_taken = 0;
+                remote_cancels_taken = 0, gives_while_stopping = 0;
   std::uint64_t expected = 0;
   std::map<std::uint64_t, std::uint64_t> best_below;  // config::incumbents
   std::uint64_t thrower = 0;                          // config::throws: the leaf that throws
@@ -559,8 +559,16 @@ void cancel_frame(sim_worker& s, std::size_t k, tree_task* t) {
 // frame pass it on and every newer frame end (process_alarms); a piece
 // this worker runs that was told to stop ends, with every newer frame
 // (stop_target). True when something must unwind: requests are refused.
+// As stop_target walks from the newest frame and stops at the newest
+// piece's boundary, only frames of the newest piece count: an outer piece
+// stopped while a nested one runs above it unwinds once the nested piece
+// returns, and meanwhile its frames may still give. A frame stopped and
+// waiting at its join (stop_frame done) unwinds nothing more.
 bool take_stops(sim_worker& s) {
   bool unwinding = false;
+  std::size_t newest_piece = 0;
+  for (std::size_t k = 0; k < s.stack.size(); ++k)
+    if (s.stack[k]->piece) newest_piece = k;
   for (std::size_t k = 0; k < s.stack.size(); ++k) {
     frame& f = *s.stack[k];
     bool from_here = false;
@@ -585,7 +593,8 @@ bool take_stops(sim_worker& s) {
       from_here = true;
     }
     if (from_here) abort_above(s, k);
-    unwinding = unwinding || f.error || f.aborted;
+    bool at_join = k + 1 == s.stack.size() && f.stopped;
+    if (k >= newest_piece && !at_join) unwinding = unwinding || f.error || f.aborted;
   }
   return unwinding;
 }
@@ -601,7 +610,13 @@ void answer(sim_worker& s, worker_face* r, tree_task* t) {
   }
 }
 
-void serve(sim_worker& s) {
+// serve.cpp's serve_or_unwind. A request is refused only when something
+// must unwind and this poll may unwind it (may_unwind): in the request spin
+// and in a drain (a frame that ended with an exception or a stop, waiting
+// for its pieces) the real code polls with may_unwind false and still gives
+// from the frames with work, older ones included (as it does inside
+// cancelled()).
+void serve(sim_worker& s, bool may_unwind) {
   worker_impl* w = s.w;
   w->attention.exchange(0, std::memory_order_acq_rel);
   bool unwinding = take_stops(s);
@@ -609,7 +624,9 @@ void serve(sim_worker& s) {
   if (s.p->table && s.p->net->tables().inbound_ready()) s.p->net->tables().serve_inbound();
   worker_face* r = w->requester.load(std::memory_order_acquire);
   if (!r) return;
-  tree_task* t = unwinding ? nullptr : give(s, r);  // a piece about to be unwound gives nothing away
+  tree_task* t = unwinding && may_unwind ? nullptr : give(s, r);
+  if (t && std::any_of(s.stack.begin(), s.stack.end(), [](const auto& f) { return f->error || f->aborted; }))
+    ++s.p->wd->gives_while_stopping;
   if (t && s.p->table) {
     // give.cpp: work given away comes after the updates issued so far.
     s.p->wd->before_give[piece_key(*s.p, t)] = s.unsettled;
@@ -731,7 +748,9 @@ void world::worker_step(sim_worker& s) {
       then();
     }
   } else if (w->attention.load(std::memory_order_relaxed)) {
-    serve(s);
+    bool draining = !s.stack.empty() && s.stack.back()->stopped &&
+                    (s.stack.back()->error || s.stack.back()->aborted);
+    serve(s, !s.asking && !draining);
   } else if (s.asking) {
     task* t = w->reply.load(std::memory_order_acquire);
     if (t != detail::no_reply) {
@@ -1085,6 +1104,7 @@ outcome run(const config& c) {
   out.remote_stops = wd.remote_stops;
   out.remote_cancels = wd.remote_cancels;
   out.remote_cancels_taken = wd.remote_cancels_taken;
+  out.gives_while_stopping = wd.gives_while_stopping;
   out.locks_preempted = wd.locks_preempted;
   out.quiet_max = wd.quiet_max;
   out.board_writes = wd.board_writes;

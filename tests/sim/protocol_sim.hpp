@@ -100,6 +100,9 @@ struct outcome {
   std::uint64_t remote_stops = 0;   // pieces stopped (STOP) in a process other than their giver's
   std::uint64_t remote_cancels = 0;  // cancellations sent up to another process (CANCEL_UP)
   std::uint64_t remote_cancels_taken = 0;  // ... that cancelled a @dowork there
+  // Pieces given while a frame of the giver was being stopped (an outer
+  // piece stopped under a nested one, or a drain giving from older frames).
+  std::uint64_t gives_while_stopping = 0;
   std::uint64_t table_updates = 0;     // updates sent to other processes (config::tables)
   std::uint64_t update_batches = 0;    // ... in this many batches
   std::uint64_t fences_deferred = 0;   // fences answered only once the updates before them were applied
