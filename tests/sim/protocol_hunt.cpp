@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
   std::uint64_t steps = 0, remote = 0, batches = 0, stops = 0, cancels = 0, taken = 0, mailed = 0, early = 0, early_improved = 0,
                 results = 0, results_here = 0, updates = 0, update_batches = 0, fences_deferred = 0,
                 locks_preempted = 0, table_seeds = 0, quiet_max = 0, board_writes = 0,
-                board_seeds = 0, gives_while_stopping = 0;
+                board_seeds = 0, gives_while_stopping = 0, remote_steal_backs = 0;
   for (std::uint64_t s = from; s < from + count; ++s) {
     tascell::sim::config c = layout(s, depth);
     c.root_calls = root_calls;
@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
     cancels += o.remote_cancels;
     taken += o.remote_cancels_taken;
     gives_while_stopping += o.gives_while_stopping;
+    remote_steal_backs += o.remote_steal_backs;
     updates += o.table_updates;
     update_batches += o.update_batches;
     fences_deferred += o.fences_deferred;
@@ -115,7 +116,7 @@ int main(int argc, char** argv) {
   std::printf("%llu seeds passed (%llu to %llu): %llu steps, %llu batches, %llu pieces ran in another process "
               "(%llu sent through the thief's mailbox, %llu results back through the victim's ring, %llu of "
               "them taken by a worker at its join), "
-              "%llu of them stopped there, %llu pieces given while the giver was stopping others, %llu cancellations sent up (%llu cancelled a @dowork there), %llu "
+              "%llu of them stopped there, %llu steal-backs asked of another process, %llu pieces given while the giver was stopping others, %llu cancellations sent up (%llu cancelled a @dowork there), %llu "
               "incumbent improvements held for a root call not yet begun (%llu improved an incumbent then); "
               "%llu seeds with a table: %llu updates sent to other processes in %llu batches, %llu fences "
               "answered after the updates before them waited, %llu local updates preempted holding their lock; %llu seeds with a board: %llu writes published; at most %llu steps with no piece or iteration moving; %.1f s\n",
@@ -124,7 +125,8 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(batches), static_cast<unsigned long long>(remote),
               static_cast<unsigned long long>(mailed), static_cast<unsigned long long>(results),
               static_cast<unsigned long long>(results_here),
-              static_cast<unsigned long long>(stops), static_cast<unsigned long long>(gives_while_stopping),
+              static_cast<unsigned long long>(stops), static_cast<unsigned long long>(remote_steal_backs),
+              static_cast<unsigned long long>(gives_while_stopping),
               static_cast<unsigned long long>(cancels), static_cast<unsigned long long>(taken),
               static_cast<unsigned long long>(early), static_cast<unsigned long long>(early_improved),
               static_cast<unsigned long long>(table_seeds), static_cast<unsigned long long>(updates),

@@ -113,6 +113,7 @@ struct frame {
   bool aborted = false;
   bool stopped = false;    // its pieces were told
   bool cancelled = false;  // cancel(): completes with what finished
+  bool joining = false;    // at its join (join.cpp's join begun)
 };
 
 struct world;
@@ -129,6 +130,13 @@ struct sim_worker {
   bool asking = false;     // a request out, waiting for `reply`
   bool tried_local = false;
   bool help_other = false;  // at a join: steal back or take other work, in turn
+  // join.cpp's steal-back back-off: after a refused steal-back from a thief
+  // in another process, the next waits 20 us << k (k <= 6) of the
+  // simulated clock (one step a microsecond); reset at each join and by a
+  // steal-back that succeeds.
+  bool asking_back = false, asking_remote = false;
+  unsigned remote_back_refusals = 0;
+  std::uint64_t next_remote_back = 0;
   // config::tables: its batches being filled, one per process
   // (tables/update_sender.cpp's), and a settle under way.
   struct destination {
@@ -222,7 +230,7 @@ struct world {
   config c;
   std::mt19937_64 rng;
   std::uint64_t steps = 0, batches = 0, remote_pieces = 0, remote_stops = 0, remote_cancels = 0,
-                remote_cancels_taken = 0, gives_while_stopping = 0;
+                remote_cancels_taken = 0, gives_while_stopping = 0, remote_steal_backs = 0;
   std::uint64_t expected = 0;
   std::map<std::uint64_t, std::uint64_t> best_below;  // config::incumbents
   std::uint64_t thrower = 0;                          // config::throws: the leaf that throws
@@ -715,7 +723,14 @@ void help(sim_worker& s, frame& f) {
         if (task* u = p.net->workers().take_work(s.w, true)) return start_piece(s, static_cast<tree_task*>(u));
         if (p.net->workers().expecting_work()) return;
       }
-      if (begin_request(s, thief, t)) return;
+      bool remote = thief && thief->remote_rank.load(std::memory_order_relaxed) >= 0;
+      if (remote && p.wd->steps < s.next_remote_back) return;
+      if (begin_request(s, thief, t)) {
+        s.asking_back = true;
+        s.asking_remote = remote;
+        if (remote) ++p.wd->remote_steal_backs;
+        return;
+      }
       break;
     }
     return;
@@ -755,6 +770,12 @@ void world::worker_step(sim_worker& s) {
     task* t = w->reply.load(std::memory_order_acquire);
     if (t != detail::no_reply) {
       s.asking = false;
+      if (s.asking_back && t != detail::refused) s.remote_back_refusals = 0;
+      if (s.asking_remote && t == detail::refused) {
+        unsigned k = std::min(s.remote_back_refusals++, 6u);
+        s.next_remote_back = steps + (20u << k);
+      }
+      s.asking_back = s.asking_remote = false;
       if (t != detail::refused) start_piece(s, static_cast<tree_task*>(t));
     }
   } else if (s.stack.empty()) {
@@ -815,6 +836,10 @@ void world::worker_step(sim_worker& s) {
         if (t->cancel_up.load(std::memory_order_acquire) && !f.stopped) cancel_frame(s, s.stack.size() - 1, t);
       }
       if (f.error || f.aborted) stop_frame(s, f);
+      if (!f.joining) {
+        f.joining = true;
+        s.remote_back_refusals = 0;
+      }
       if (f.pending > 0) {
         help(s, f);
       } else {
@@ -1105,6 +1130,7 @@ outcome run(const config& c) {
   out.remote_cancels = wd.remote_cancels;
   out.remote_cancels_taken = wd.remote_cancels_taken;
   out.gives_while_stopping = wd.gives_while_stopping;
+  out.remote_steal_backs = wd.remote_steal_backs;
   out.locks_preempted = wd.locks_preempted;
   out.quiet_max = wd.quiet_max;
   out.board_writes = wd.board_writes;

@@ -103,6 +103,7 @@ struct outcome {
   // Pieces given while a frame of the giver was being stopped (an outer
   // piece stopped under a nested one, or a drain giving from older frames).
   std::uint64_t gives_while_stopping = 0;
+  std::uint64_t remote_steal_backs = 0;  // steal-backs asked of a thief in another process
   std::uint64_t table_updates = 0;     // updates sent to other processes (config::tables)
   std::uint64_t update_batches = 0;    // ... in this many batches
   std::uint64_t fences_deferred = 0;   // fences answered only once the updates before them were applied
