@@ -469,10 +469,22 @@ void start_piece(sim_worker& s, tree_task* t) {
   f->end = t->hi;
   f->piece = t;
   s.stack.push_back(std::move(f));
+  // run_task: an idle worker's own point is now this piece's.
+  if (s.nested == 0) s.w->offer_depth.store(t->tree_depth, std::memory_order_relaxed);
   ++s.nested;
   s.w->depth = s.nested;
   s.w->busy.store(true, std::memory_order_relaxed);
   s.w->hungry.store(false, std::memory_order_relaxed);
+}
+
+// give.cpp's offer: what this worker offers another process after a give
+// that is not a steal-back (worker_face::offer_depth, read by
+// choose_giver): the shallowest frame with work left.
+void store_offer(sim_worker& s) {
+  std::int32_t d = INT32_MAX;
+  for (const auto& f : s.stack)
+    if (f->next < f->end) d = std::min(d, f->depth);
+  s.w->offer_depth.store(d, std::memory_order_relaxed);
 }
 
 // give.cpp's rule: the oldest point with work; for a steal-back, only the
@@ -508,8 +520,10 @@ tree_task* give(sim_worker& s, worker_face* thief) {
     f.end = mid;
     f.given.push_back(t);
     ++f.pending;
+    if (!thief->wanted) store_offer(s);
     return t;
   }
+  if (!thief->wanted) store_offer(s);
   return nullptr;
 }
 
@@ -1022,6 +1036,7 @@ outcome run(const config& c) {
         auto f = std::make_unique<frame>();
         f->end = c.branch;
         root.stack.push_back(std::move(f));
+        root.w->offer_depth.store(0, std::memory_order_relaxed);
         root.w->busy.store(true, std::memory_order_relaxed);
       }
       for (;;) {
