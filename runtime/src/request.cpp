@@ -122,6 +122,12 @@ void run_task(worker_impl* w, ctx base, task* t) {
   }
   w->answered_request = false;
   if (t->from_rank >= 0) w->rt->net()->tables().acquire_applied();
+  // A stop that came while the piece waited for this worker (its giver's
+  // stop_point, or a STOP received, before the worker took its reply: the
+  // attention it raised was served in the request's spin) is seen at the
+  // piece's first poll; without this the piece ran to its end (found by the
+  // simulation's stopping-early check, tests/sim).
+  if (t->stop.load(std::memory_order_acquire)) [[unlikely]] w->attention.store(1, std::memory_order_release);
   w->set_activity(activity::work);
   // Its own point is open at t->tree_depth, with work when the range has
   // more than the index it starts with.

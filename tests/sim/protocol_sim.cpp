@@ -245,6 +245,38 @@ struct world {
   // moved (an iteration begun, a piece started or merged, a frame
   // finished), and the longest span without (outcome::quiet_max).
   std::uint64_t last_moved = 0, quiet_max = 0;
+  // The stopping-early check. A piece in another process that its giver
+  // told to stop is chased: the giver's message thread ends a turn (the
+  // STOP is in what it sent by then: `need` batches to the thief's
+  // process), the thief's message thread receives them all, and ends that
+  // turn: from then on the piece must not run on to its end unstopped.
+  // (giver's rank, its handle) -> the chase; and the longest a stop took to
+  // reach its piece (outcome::stop_delivery_max).
+  struct stop_chase {
+    int giver = 0, thief = 0;
+    std::uint64_t told = 0, need = 0;
+    int turns = 0;  // of the giver's message thread, begun after it told
+    int phase = 0;  // 0 the giver's turn, 1 the batches received, 2 the thief's turn ending, 3 reached
+  };
+  std::map<std::pair<int, std::uint64_t>, stop_chase> stop_told;
+  std::uint64_t stop_delivery_max = 0;
+  std::vector<std::vector<std::uint64_t>> sent_to, received_from;  // batches [from][to]
+  // turn_ended(rank, began): a turn of rank's message thread that began at
+  // step `began` (a worker's step may run inside a turn: claim_window).
+  void turn_ended(int rank, std::uint64_t began) {
+    for (auto& [key, ch] : stop_told) {
+      // Two turns: one that begins while the proxy still waits for its
+      // worker's answer sends the piece (tend_proxies), and the stop only
+      // at the next.
+      if (ch.phase == 0 && ch.giver == rank && began > ch.told && ++ch.turns == 2) {
+        ch.need = sent_to[static_cast<std::size_t>(ch.giver)][static_cast<std::size_t>(ch.thief)];
+        ch.phase = 1;
+      }
+      if (ch.phase == 1 && ch.thief == rank &&
+          received_from[static_cast<std::size_t>(ch.giver)][static_cast<std::size_t>(ch.thief)] >= ch.need)
+        ch.phase = 3;  // received in this turn or before: handled by its end
+    }
+  }
   // config::boards: the newest write of each key, over all root calls.
   std::map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>> board_want;
   std::uint64_t board_writes = 0;
@@ -409,6 +441,7 @@ bool world::leaf_update(sim_worker& s, std::uint64_t id) {
 
 void link::send(int to, std::string batch) {
   wd->flight[static_cast<std::size_t>(rank)][static_cast<std::size_t>(to)].push_back(std::move(batch));
+  ++wd->sent_to[static_cast<std::size_t>(rank)][static_cast<std::size_t>(to)];
   ++wd->batches;
 }
 
@@ -418,6 +451,7 @@ bool link::receive(int& from, std::string& batch) {
   from = q.front().first;
   batch = std::move(q.front().second);
   q.pop_front();
+  ++wd->received_from[static_cast<std::size_t>(from)][static_cast<std::size_t>(rank)];
   return true;
 }
 
@@ -469,6 +503,9 @@ void start_piece(sim_worker& s, tree_task* t) {
   f->end = t->hi;
   f->piece = t;
   s.stack.push_back(std::move(f));
+  // run_task: a stop that came while the piece waited for this worker (its
+  // attention served in the request's spin) is seen at its first poll.
+  if (t->stop.load(std::memory_order_acquire)) s.w->attention.store(1, std::memory_order_release);
   // run_task: an idle worker's own point is now this piece's.
   if (s.nested == 0) s.w->offer_depth.store(t->tree_depth, std::memory_order_relaxed);
   ++s.nested;
@@ -538,7 +575,14 @@ void stop_frame(sim_worker& s, frame& f, tree_task* spare = nullptr) {
     t->stop.store(true, std::memory_order_release);
     if (auto* thief = static_cast<worker_face*>(t->thief.load(std::memory_order_acquire))) {
       thief->attention.store(1, std::memory_order_release);
-      if (thief->remote_rank.load(std::memory_order_relaxed) >= 0) s.p->net->workers().wake();
+      if (int to = thief->remote_rank.load(std::memory_order_relaxed); to >= 0) {
+        world::stop_chase ch;
+        ch.giver = s.p->rank;
+        ch.thief = to;
+        ch.told = s.p->wd->steps;
+        s.p->wd->stop_told.emplace(piece_key(*s.p, t), ch);
+        s.p->net->workers().wake();
+      }
     }
   }
 }
@@ -613,6 +657,9 @@ bool take_stops(sim_worker& s) {
     if (f.piece && f.piece->stop.load(std::memory_order_acquire) && !f.aborted) {
       f.aborted = true;
       from_here = true;
+      world& wd = *s.p->wd;
+      if (auto it = wd.stop_told.find(piece_key(*s.p, f.piece)); f.piece->from_rank >= 0 && it != wd.stop_told.end())
+        wd.stop_delivery_max = std::max(wd.stop_delivery_max, wd.steps - it->second.told);
     }
     if (from_here) abort_above(s, k);
     bool at_join = k + 1 == s.stack.size() && f.stopped;
@@ -678,6 +725,18 @@ void finish_frame(sim_worker& s) {
   for (tree_task* t : f->given) delete t;
   bool completed = !f->error && !f->aborted;
   if (f->piece && f->piece->from_rank >= 0 && f->piece->stop.load(std::memory_order_acquire)) ++s.p->wd->remote_stops;
+  if (f->piece && f->piece->from_rank >= 0 && !f->aborted) {
+    // Stopping early: a piece its giver told to stop ends unstopped only if
+    // it finished before the stop could reach it.
+    world& wd = *s.p->wd;
+    auto it = wd.stop_told.find(piece_key(*s.p, f->piece));
+    if (it != wd.stop_told.end() && it->second.phase == 3)
+      throw sim_failure("piece " + std::to_string(f->piece->from_handle) + " of rank " +
+                        std::to_string(f->piece->from_rank) + " ran on to its end on rank " + std::to_string(s.p->rank) +
+                        " unstopped, " + std::to_string(wd.steps - it->second.told) +
+                        " steps after its giver told it to stop and after this process received what the giver "
+                        "sent in its next turn: the stop was lost");
+  }
   if (f->piece) {
     // request.cpp: the piece is finished once its updates are applied.
     if (s.p->table)
@@ -884,7 +943,9 @@ bool world::any_step(sim_worker* except) {
   if (kind == 0) {
     worker_step(ps[static_cast<std::size_t>(x / 64)]->workers_[static_cast<std::size_t>(x % 64)]);
   } else if (kind == 1) {
+    std::uint64_t began = steps;
     ps[static_cast<std::size_t>(x)]->net->turn();
+    turn_ended(x, began);
   } else {
     auto from = static_cast<std::size_t>(x / 64), to = static_cast<std::size_t>(x % 64);
     arrived[to].push_back({static_cast<int>(from), std::move(flight[from][to].front())});
@@ -1003,6 +1064,8 @@ outcome run(const config& c) {
   std::size_t n = static_cast<std::size_t>(c.processes);
   wd.flight.assign(n, std::vector<std::deque<std::string>>(n));
   wd.arrived.assign(n, {});
+  wd.sent_to.assign(n, std::vector<std::uint64_t>(n));
+  wd.received_from.assign(n, std::vector<std::uint64_t>(n));
   outcome out;
   current = &wd;
   detail::claim_window_for_testing = c.preempt_claims > 0 ? &claim_window : nullptr;
@@ -1148,6 +1211,7 @@ outcome run(const config& c) {
   out.remote_steal_backs = wd.remote_steal_backs;
   out.locks_preempted = wd.locks_preempted;
   out.quiet_max = wd.quiet_max;
+  out.stop_delivery_max = wd.stop_delivery_max;
   out.board_writes = wd.board_writes;
   for (auto& p : wd.ps)
     if (p->net) {
