@@ -65,7 +65,6 @@ def main():
                 print("%s %s, %s processes x %s workers%s: %d lines right, %d pieces moved between processes, "
                       "%d lazy unwinds" % (name, " ".join(args), np_, workers, ", " + wait if wait else "",
                                            len(lines), moved, unwinds))
-
     if moved_total == 0:
         raise SystemExit("FAILED: no piece of work ever moved between processes")
 

@@ -256,7 +256,7 @@ struct world {
     int giver = 0, thief = 0;
     std::uint64_t told = 0, need = 0;
     int turns = 0;  // of the giver's message thread, begun after it told
-    int phase = 0;  // 0 the giver's turn, 1 the batches received, 2 the thief's turn ending, 3 reached
+    int phase = 0;  // 0 the giver's turns, 1 the batches received and the thief's turn ending, 2 reached
   };
   std::map<std::pair<int, std::uint64_t>, stop_chase> stop_told;
   std::uint64_t stop_delivery_max = 0;
@@ -274,7 +274,7 @@ struct world {
       }
       if (ch.phase == 1 && ch.thief == rank &&
           received_from[static_cast<std::size_t>(ch.giver)][static_cast<std::size_t>(ch.thief)] >= ch.need)
-        ch.phase = 3;  // received in this turn or before: handled by its end
+        ch.phase = 2;  // received in this turn or before: handled by its end
     }
   }
   // config::boards: the newest write of each key, over all root calls.
@@ -730,12 +730,12 @@ void finish_frame(sim_worker& s) {
     // it finished before the stop could reach it.
     world& wd = *s.p->wd;
     auto it = wd.stop_told.find(piece_key(*s.p, f->piece));
-    if (it != wd.stop_told.end() && it->second.phase == 3)
+    if (it != wd.stop_told.end() && it->second.phase == 2)
       throw sim_failure("piece " + std::to_string(f->piece->from_handle) + " of rank " +
                         std::to_string(f->piece->from_rank) + " ran on to its end on rank " + std::to_string(s.p->rank) +
                         " unstopped, " + std::to_string(wd.steps - it->second.told) +
                         " steps after its giver told it to stop and after this process received what the giver "
-                        "sent in its next turn: the stop was lost");
+                        "sent in its next two turns: the stop was lost");
   }
   if (f->piece) {
     // request.cpp: the piece is finished once its updates are applied.

@@ -109,10 +109,10 @@ struct outcome {
   std::uint64_t fences_deferred = 0;   // fences answered only once the updates before them were applied
   std::uint64_t locks_preempted = 0;   // local updates preempted while holding their sub-block's lock
   std::uint64_t board_writes = 0;  // board writes published (config::boards)
-  std::uint64_t quiet_max = 0;
+  std::uint64_t quiet_max = 0;  // the longest span of steps in which no piece or iteration moved
   // The longest span between a giver telling a piece in another process to
-  // stop and the piece seeing it (stop_patience bounds it).
-  std::uint64_t stop_delivery_max = 0;  // the longest span of steps in which no piece or iteration moved
+  // stop and the piece seeing it.
+  std::uint64_t stop_delivery_max = 0;
 };
 
 outcome run(const config& c);
