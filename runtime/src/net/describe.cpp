@@ -51,6 +51,7 @@ void network::describe_all() {
 
 void steal_protocol::describe_all(std::ostream& m) const {
   thief_.describe(m);
+  pieces_.describe(m);
   victim_.describe(m);
   const char* head = "tascell: rank ";
   c_.log.print(m, ("tascell: rank " + std::to_string(c_.rank) + ": ").c_str());
@@ -70,9 +71,8 @@ void steal_protocol::describe_all(std::ostream& m) const {
 // The request out, the inbox and the mailbox (the first line), and the
 // pieces of other processes here.
 void steal_thief::describe(std::ostream& m) const {
-  const char* head = "tascell: rank ";
-  m << (asking_seq_ ? "request " + std::to_string(asking_seq_) + " for work out to rank " + std::to_string(asking_rank_)
-                    : std::string("no request for work out"))
+  m << (!asking_.quiet() ? "request " + std::to_string(asking_.seq) + " for work out to rank " + std::to_string(asking_.rank)
+                         : std::string("no request for work out"))
     << "; inbox " << (inbox_.load(std::memory_order_acquire) ? "holds a piece" : "empty");
   if (c_.shared.active()) {
     static const char* const mailbox[] = {"empty", "holds a piece", "being taken by a worker",
@@ -80,7 +80,11 @@ void steal_thief::describe(std::ostream& m) const {
     m << "; mailbox " << mailbox[c_.shared.mail_state() & 3];
   }
   m << ".\n";
-  for (const auto& [key, t] : received_) {
+}
+
+void received_pieces::describe(std::ostream& m) const {
+  const char* head = "tascell: rank ";
+  for (const auto& [key, t] : pieces_) {
     const auto* thief = static_cast<const worker_face*>(t->thief.load(std::memory_order_acquire));
     m << head << c_.rank << ": piece " << key.second << " of rank " << key.first << " here, "
       << (thief ? "run by worker " + std::to_string(thief->id) : std::string("not started")) << ".\n";
@@ -106,8 +110,8 @@ void steal_protocol::describe(const worker_face* pw) const {
   m << "tascell: rank " << c_.rank << ", message thread: that proxy ";
   victim_.describe(m, pw);
   m << ". This process has " << victim_.pieces_out() << " piece(s) out in other processes, "
-    << thief_.pieces_here() << " from them, " << victim_.steal_backs_out() << " steal-back(s) out, ";
-  if (int to = thief_.asking_rank(); to >= 0) m << "and a request for work out to rank " << to << ".";
+    << pieces_.size() << " from them, " << victim_.steal_backs_out() << " steal-back(s) out, ";
+  if (int to = thief_.request().rank_or_none(); to >= 0) m << "and a request for work out to rank " << to << ".";
   else m << "and no request for work out.";
   std::fprintf(stderr, "%s\n", m.str().c_str());
 }
@@ -137,18 +141,18 @@ void steal_victim::describe(std::ostream& m, const worker_face* pw) const {
 }
 
 void steal_thief::watch() {
-  if (asking_seq_ == 0 || asking_seq_ == asking_said_) return;
-  auto waited = c_.now() - asking_since_;
+  if (asking_.quiet() || asking_.seq == asking_.said) return;
+  auto waited = c_.now() - asking_.since;
   if (waited < std::chrono::seconds(c_.cfg.watchdog_s)) return;
-  asking_said_ = asking_seq_;
+  asking_.said = asking_.seq;
   std::fprintf(stderr,
                "tascell: rank %d, message thread: its request %llu for work, %s rank %d, has had no answer for "
                "%d s. Rank %d answers when one of its busy workers polls: workers that run %d s without a poll "
                "explain this; otherwise the runtime is stuck, and this message belongs in a bug report "
                "(TASCELL_WATCHDOG=%d; 0 turns this message off).\n",
-               c_.rank, static_cast<unsigned long long>(asking_seq_),
-               posted_ ? "posted through shared memory to" : "sent to", asking_rank_, c_.cfg.watchdog_s,
-               asking_rank_, c_.cfg.watchdog_s, c_.cfg.watchdog_s);
+               c_.rank, static_cast<unsigned long long>(asking_.seq),
+               asking_.posted ? "posted through shared memory to" : "sent to", asking_.rank, c_.cfg.watchdog_s,
+               asking_.rank, c_.cfg.watchdog_s, c_.cfg.watchdog_s);
 }
 
 }  // namespace tascell::detail::net

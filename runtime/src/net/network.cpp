@@ -224,48 +224,21 @@ bool network::turn() {
   // more: the sender rings again when it sends again.
   // A thief of this machine is writing its shared-memory request: look
   // again soon too.
-  if (rings_.rung_not_received() || steal_.victim().claims_seen()) quiet_ = 0;
+  if (rings_.rung_not_received() || steal_.victim().claims_seen()) sleep_.restart();
   // Read here, in the turn: a worker that takes the next one may write them.
   gave_workers_work_ = steal_.victim().posted_local() || steal_.thief().filled_inbox();
   return progress;
 }
 
-// Back-off when a turn of the loop found nothing to do. Measured on this
-// machine (a VM with 2 cores; a message thread shares its core with a
-// worker):
-//  - every wake-up of the message thread costs its worker dearly: waking
-//    every 50 us made fib 1.7x slower with no other process at all
-//    (docs/performance.md);
-//  - yielding does not give the core back to a busy worker reliably;
-//  - a thread that sleeps takes tens of microseconds to run again.
-// So the thread sleeps on its doorbell (doorbell.hpp), which a worker's
-// event ends at once (an answer to a proxy, a finished piece, a hungry
-// worker), and so does a message from a process on this machine. Only
-// messages from other machines need polling:
-//  - 20 us while an answer from another machine is due, or a process there
-//    is idle (its last load was 0: its request may come any moment), or a
-//    send is still in flight;
-//  - otherwise twice as long after every quiet turn, up to 1 ms, or up to
-//    10 ms when every other process is on this machine (their messages
-//    ring) and every message rung for has been received;
-//  - while a request of this process is out and every worker is idle
-//    (nothing else wants the core): no sleep at all, whether the answer
-//    rings or not (a wake-up costs more than the rest of the steal);
-//  - between root calls, or alone, 2 ms;
-//  - when the bell was rung for more messages than have been received, the
-//    back-off starts over at 20 us: a message rung for may become visible
-//    to MPI_Iprobe only later (a receiver spinning on MPI_Iprobe saw 11-17
-//    of 200 small sends, each complete at once on the sender, more than
-//    1 ms late; load average about 3, cause not established). A message
-//    from this machine that has been received does not restart it: the
-//    next one rings (restarting at every ring and every message woke each
-//    process about 70 times in a 30 ms root call of fib on 2).
+// After a turn that found nothing to do: how long to sleep is backoff.hpp's
+// (its comment has the measurements behind it); what it needs is read here,
+// under the turn's lock.
 void network::pause() {
   if (cfg_.loop == message_loop::seed) {
     if (trace_.on() && !trace_.asleep()) [[unlikely]] trace_.span(true);
     timespec ts{0, 20'000};  // the seed's fixed 20 us
     nanosleep(&ts, nullptr);
-    wakeups_.fetch_add(1, std::memory_order_relaxed);
+    sleep_.slept();
     return;
   }
   // What it reads of the protocols' state a worker may write in a turn it
@@ -295,36 +268,30 @@ void network::pause() {
     return;
   }
   priority_.resume();
-  long us;
-  if (!root_.in_root() || at_.size < 2) {
-    us = quiet_ < 4 ? 20L << quiet_ : 2000;  // just rung by another process: look again soon
-    ++quiet_;
-  } else {
-    bool urgent = steal_.answer_due(polled) || link_->sending();
-    if (urgent) quiet_ = 0;
-    // Polling is for messages from other machines, and for one rung for
-    // but not yet visible; when neither can come, the timeout is only a
-    // safety net.
-    bool need_polling = !rings_.every_other_rings || rings_.rung_not_received();
-    us = std::min<long>(need_polling ? 1000 : 10000, 20L << std::min(quiet_, 10u));
-    ++quiet_;
-    // After refusals the next request for work leaves at next_ask_: when
-    // every worker waits for it, sleep no longer than that (backoff.hpp),
-    // rounded up: a wait of under a microsecond truncated to 0 would leave
-    // the full sleep (10 ms when every process rings), the process idle.
-    if (steal_.thief().wants_work()) us = sleep_before_ask(us, steal_.thief().next_ask(), now());
+  backoff::facts f;
+  f.in_root_with_others = root_.in_root() && at_.size >= 2;
+  f.need_polling = !rings_.every_other_rings || rings_.rung_not_received();
+  if (f.in_root_with_others) {
+    f.urgent = steal_.answer_due(polled) || link_->sending();
+    // After refusals the next request for work leaves at next_ask: every
+    // worker waits for it.
+    f.waits_to_ask = steal_.thief().wants_work();
+    if (f.waits_to_ask) {
+      f.next_ask = steal_.thief().request().next_ask;
+      f.now = now();
+    }
   }
-  us = std::min(us, post_wait_us);
+  f.post_wait_us = post_wait_us;
   // Table updates or reads wait for locks: retry soon. A caller waits for
   // an answer from another machine, which does not ring: poll soon (one
   // that rings wakes this thread; polling at 20 us while a process waited
   // at a table's collective end took 48% of a core).
-  if (tables_.retrying() || (tables_.awaiting_answer() && (!rings_.every_other_rings || rings_.rung_not_received())))
-    us = std::min(us, 20L);
+  f.tables_soon = tables_.retrying() || (tables_.awaiting_answer() && f.need_polling);
+  long us = sleep_.next_sleep_us(f);
   turn_held.unlock();
   if (trace_.on() && !trace_.asleep()) [[unlikely]] trace_.span(true);
   bell_.sleep(rings_.seen, us);
-  wakeups_.fetch_add(1, std::memory_order_relaxed);
+  sleep_.slept();
 }
 
 bool network::reap_sends() { return link_->reap(); }
@@ -366,7 +333,7 @@ void network::handle_batch(int from, const std::string& buf) {
     steal_.heard_load(from, load);
     // From another machine: more may follow, and only polling finds it.
     if (bell_.rings_for(from)) rings_.received += magic == batch_magic ? 1 : 0;
-    else quiet_ = 0;
+    else sleep_.restart();
     std::int64_t n = 0;
     for (; !r.done(); ++n) handle(from, r);
     if (trace_.on()) [[unlikely]]
@@ -382,9 +349,9 @@ bool network::take_events() {
   steal_.thief().collect_taken();
   for (event& e : evs) {
     switch (e.kind) {
-      case event::finished: steal_.thief().send_result(e.t); break;
-      case event::result_mailed: steal_.thief().result_mailed(e.t); break;
-      case event::cancelled: steal_.thief().send_cancel_up(e.t); break;
+      case event::finished: steal_.pieces().send_result(e.t); break;
+      case event::result_mailed: steal_.pieces().result_mailed(e.t); break;
+      case event::cancelled: steal_.pieces().send_cancel_up(e.t); break;
       case event::improved: root_.spread_incumbent(e.id, e.bytes, -1, -1); break;
       case event::published: root_.publish(e.id, e.key, e.stamp, e.bytes); break;
       case event::root_begin:
@@ -416,7 +383,7 @@ void network::handle(int from, reader& r) {
     case msg::work: steal_.on_work(from, r); return;
     case msg::refuse: steal_.on_refuse(from, r.get<std::uint64_t>("a request number")); return;
     case msg::result: steal_.victim().on_result(from, r); return;
-    case msg::stop: steal_.thief().on_stop(from, r.get<std::uint64_t>("a piece handle")); return;
+    case msg::stop: steal_.pieces().on_stop(from, r.get<std::uint64_t>("a piece handle")); return;
     case msg::cancel_up: steal_.victim().on_cancel_up(from, r.get<std::uint64_t>("a piece handle")); return;
     case msg::root_done: root_.on_done(from, r); return;
     case msg::root_ack: root_.on_ack(from, r); return;
@@ -434,7 +401,7 @@ void network::handle(int from, reader& r) {
     case msg::fence_ack: tables_.on_fence_ack(from, r); return;
     case msg::table_read: tables_.on_read(from, r); return;
     case msg::table_entries: tables_.on_entries(from, r); return;
-    case msg::block_waits: steal_.thief().prefer_victim(from); return;
+    case msg::block_waits: steal_.victims().prefer(from); return;
   }
   throw malformed_message("unknown message type " + std::to_string(static_cast<int>(type)));
 }

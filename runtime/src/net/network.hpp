@@ -28,6 +28,7 @@
 
 #include "../settings.hpp"
 #include "../trace.hpp"
+#include "backoff.hpp"
 #include "batches.hpp"
 #include "doorbell.hpp"
 #include "event_queue.hpp"
@@ -228,8 +229,7 @@ class network final : public loop_services {
   root_calls roots_{events_, root_};
 
   // --- message thread only ---
-  unsigned quiet_ = 0;            // turns without a message (back-off)
-  std::atomic<std::int64_t> wakeups_{0};  // sleeps of the message thread (pause)
+  backoff sleep_;  // how long pause() sleeps; its wake-ups
 
   thread_priority priority_;  // TASCELL_MSG_PRIORITY
 };

@@ -22,6 +22,7 @@
 #include "protocol_log.hpp"
 #include "root_protocol.hpp"
 #include "shared_requests.hpp"
+#include "worker_face.hpp"
 
 namespace tascell::detail::net {
 
@@ -58,6 +59,13 @@ struct steal_context {
   }
 
   std::chrono::steady_clock::time_point now() const { return loop.now(); }
+  // Every worker of this process is idle (and the loop has its workers).
+  bool all_hungry() const {
+    if (!loop.attached()) return false;
+    for (int i = 0; i < process.workers(); ++i)
+      if (!process.worker(i)->hungry.load(std::memory_order_relaxed)) return false;
+    return true;
+  }
   [[noreturn]] void fatal(const std::string& cause) {
     loop.fatal(cause);
     std::abort();  // not reached: fatal() ends the process

@@ -33,11 +33,11 @@ bool steal_protocol::quiet_for_root_end(bool& acted) {
   acted = false;
   // A request armed for a worker is taken back; one a worker made is adopted
   // (and answered) first.
-  if (!thief_.disarm_worker_post() && thief_.adopt_worker_post()) {
+  if (thief_.adopt_or_disarm()) {
     acted = true;
     return false;
   }
-  if (!thief_.quiet() || !victim_.quiet()) return false;
+  if (!thief_.request().quiet() || !victim_.quiet()) return false;
   // No request posted through shared memory is left unadopted (it stops
   // accepting them first); one posted meanwhile is adopted, and withdrawn,
   // soon (the back-off starts over).
@@ -61,14 +61,14 @@ void steal_protocol::on_request_message(int from, reader& r) {
   }
   if (n != c_.root.number()) return c_.refuse(from, seq);
   // A steal-back asks for a piece that runs here.
-  victim_.on_request(from, seq, wanted != 0, wanted ? thief_.received_piece(from, wanted) : nullptr);
+  victim_.on_request(from, seq, wanted != 0, wanted ? pieces_.find(from, wanted) : nullptr);
 }
 
 void steal_protocol::on_work(int from, reader& r) {
   std::uint64_t seq = 0;
   task* t = thief_.on_work(from, r, seq);
   if (!t || victim_.answer_back(seq, t)) return;  // this process's request, or a steal-back's
-  thief_.forget_received(from, t->from_handle);
+  pieces_.forget(from, t->from_handle);
   delete t;
   throw malformed_message("work that answers no request");
 }

@@ -1,16 +1,19 @@
 // Stealing between processes: requests, proxies, steal-backs, pieces and
 // their results (docs/message-thread.md has a diagram of each exchange).
-// Two sides and what they share:
-//   steal_thief.hpp   this process asking for work and running what comes
-//   steal_victim.hpp  other processes' requests served here, by proxies
-//   steal_context.hpp what both use (the process, the outbox, the loop, the
-//                     request numbers, shared memory)
-// This class owns the three and is the message thread's view of them: it
+// Two sides, the pieces between them, and what they share:
+//   steal_thief.hpp     this process asking for work and running what comes
+//   received_pieces.hpp the pieces of other processes here: their stops,
+//                       steal-backs and results
+//   victim_ranks.hpp    which process to ask for work next
+//   steal_victim.hpp    other processes' requests served here, by proxies
+//   steal_context.hpp   what all use (the process, the outbox, the loop,
+//                       the request numbers, shared memory)
+// This class owns the five and is the message thread's view of them: it
 // routes each message to its side (a WORK or REFUSE answers this process's
 // request or one of its steal-backs; a REQUEST is held for the next root
 // call or served), opens shared memory, and says when the root call may
 // end and when an answer is due. Workers and the network call the sides
-// themselves (thief(), victim()).
+// themselves (thief(), pieces(), victims(), victim()).
 #pragma once
 
 #include <mpi.h>
@@ -36,6 +39,10 @@ class steal_protocol {
 
   steal_thief& thief() { return thief_; }
   const steal_thief& thief() const { return thief_; }
+  received_pieces& pieces() { return pieces_; }
+  const received_pieces& pieces() const { return pieces_; }
+  // Which process this one asks for work next.
+  victim_ranks& victims() { return victims_; }
   steal_victim& victim() { return victim_; }
   const steal_victim& victim() const { return victim_; }
 
@@ -84,13 +91,15 @@ class steal_protocol {
 
  private:
   steal_context c_;
-  steal_thief thief_{c_};
+  received_pieces pieces_{c_};
+  victim_ranks victims_{c_};
+  steal_thief thief_{c_, pieces_, victims_};
   steal_victim victim_{c_};
 };
 
 template <class Polled>
 bool steal_protocol::answer_due(Polled polled) const {
-  bool due = thief_.answer_due(polled) || victim_.answer_due(polled);
+  bool due = thief_.request().answer_due(polled) || victim_.answer_due(polled);
   for (int r = 0; r < c_.size; ++r)
     due = due || (r != c_.rank && c_.loads[static_cast<std::size_t>(r)] == 0 && polled(r));
   return due;

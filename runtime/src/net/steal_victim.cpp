@@ -187,7 +187,7 @@ void steal_victim::on_request(int from, std::uint64_t seq, bool wanted, task* ta
   if (!c_.root.open() || c_.process.root_done()) return refuse_now();
   if (wanted) {
     if (!target) return refuse_now();  // finished meanwhile
-    target->waited_for.store(true, std::memory_order_relaxed);  // its result rings (steal_thief::send_result)
+    target->waited_for.store(true, std::memory_order_relaxed);  // its result rings (received_pieces::send_result)
   }
   proxy* p = new_proxy();
   p->from = from;

@@ -7,7 +7,7 @@
 // request, watchdog) includes this header and not network.hpp.
 //
 // The calls go straight to the thief's and the victim's sides
-// (steal_thief.hpp, steal_victim.hpp) or post an event for the message
+// (steal_thief.hpp, received_pieces.hpp, steal_victim.hpp) or post an event for the message
 // thread (event_queue.hpp); none takes the turn's lock.
 #pragma once
 
@@ -40,7 +40,7 @@ class worker_link {
   // (TASCELL_NODE_REQUESTS=shared, shared_requests.hpp).
   bool shares_requests() const { return steal_.shares_requests(); }
   // A worker waiting at a join: the results of pieces given to processes of
-  // this machine wait in shared memory (steal_thief::mail_result) until
+  // this machine wait in shared memory (received_pieces::mail_result) until
   // it, or the message thread, takes them. True when it took any.
   bool take_results() { return steal_.victim().take_results_here(); }
 
