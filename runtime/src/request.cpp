@@ -121,7 +121,7 @@ void run_task(worker_impl* w, ctx base, task* t) {
                        latency, 0);
   }
   w->answered_request = false;
-  if (t->from_rank >= 0) w->rt->net()->tables().acquire_applied();
+  if (t->from_rank >= 0) w->rt->net()->tables().arrivals().acquire_applied();
   // A stop that came while the piece waited for this worker (its giver's
   // stop_point, or a STOP received, before the worker took its reply: the
   // attention it raised was served in the request's spin) is seen at the

@@ -127,12 +127,12 @@ runtime::runtime(settings s) : cfg_(std::move(s)) {
     // Processes bound to CPUs of their own pin within them; processes
     // whose CPUs partly overlap do not pin.
     std::size_t share = static_cast<std::size_t>(cfg_.workers);
-    std::size_t local = net_ ? static_cast<std::size_t>(net_->local_size()) : 1;
-    auto sharing = net_ ? net_->cpus_here() : net::network::cpu_sharing::alone;
+    std::size_t local = net_ ? static_cast<std::size_t>(net_->where().local_size) : 1;
+    auto sharing = net_ ? net_->where().cpus : net::network::cpu_sharing::alone;
     if (local > 1 && sharing == net::network::cpu_sharing::same) {
       if (cpus_.size() >= share * local)
         cpus_.erase(cpus_.begin(),
-                    cpus_.begin() + static_cast<std::ptrdiff_t>(share * static_cast<std::size_t>(net_->local_rank())));
+                    cpus_.begin() + static_cast<std::ptrdiff_t>(share * static_cast<std::size_t>(net_->where().local_rank)));
       else
         cpus_.clear();
     } else if (local > 1 && sharing == net::network::cpu_sharing::overlapping) {
@@ -218,8 +218,8 @@ runtime::~runtime() {
   net_.reset();  // leaves MPI, with the other processes
 }
 
-int runtime::rank() const { return net_ ? net_->rank() : 0; }
-int runtime::processes() const { return net_ ? net_->size() : 1; }
+int runtime::rank() const { return net_ ? net_->where().rank : 0; }
+int runtime::processes() const { return net_ ? net_->where().size : 1; }
 
 // What the tables ask of the process (tables/table_process.hpp).
 namespace table_process {
@@ -364,9 +364,9 @@ struct network_counts {
     piece_bytes = c.piece_bytes;
     results = c.results;
     result_bytes = c.result_bytes;
-    updates = n.tables().updates_sent();
-    update_batches = n.tables().update_batches_sent();
-    applied = n.tables().updates_applied();
+    updates = n.tables().sent().updates.load(std::memory_order_relaxed);
+    update_batches = n.tables().sent().batches.load(std::memory_order_relaxed);
+    applied = n.tables().arrivals().updates_applied();
   }
   void since(const network_counts& b, run_stats& r) const {
     r.bytes_sent = bytes - b.bytes;
@@ -617,7 +617,7 @@ void runtime::gather_stats(const run_stats& r) {
     return;
   }
   std::vector<std::string> all =
-      net_->roots().gather_stats(root_calls_, net_->size(), std::move(bytes), std::chrono::seconds(5));
+      net_->roots().gather_stats(root_calls_, net_->where().size, std::move(bytes), std::chrono::seconds(5));
   std::fprintf(stderr, "tascell stats: all %d processes: root call %.3f s on rank 0\n", processes(), r.seconds);
   stats_header("rank", " messages  batches      bytes   remote  wakeups");
   process_figures sum;
@@ -663,7 +663,7 @@ std::vector<int> pinned_cpus_for_testing() { return runtime::get().pinned_cpus()
 
 std::pair<int, int> local_rank_for_testing() {
   runtime& rt = runtime::get();
-  if (net::network* nw = rt.net()) return {nw->local_rank(), nw->local_size()};
+  if (net::network* nw = rt.net()) return {nw->where().local_rank, nw->where().local_size};
   return {0, 1};
 }
 

@@ -20,13 +20,7 @@ import tempfile
 
 FUNCTIONS, FIELDS = 30, 20
 # Still over the limit: (member functions, fields) at most.
-OVER = {
-    "network": (44, 24),
-    "steal_victim": (44, 12),
-    "table_protocol": (44, 31),
-    "shared_requests": (34, 14),
-    "root_protocol": (26, 22),
-}
+OVER = {}
 FUNCTION_KINDS = {"CXXMethodDecl", "CXXConstructorDecl", "CXXDestructorDecl", "FunctionTemplateDecl",
                   "CXXConversionDecl"}
 

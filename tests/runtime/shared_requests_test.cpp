@@ -29,14 +29,14 @@ struct machine {
   std::unique_ptr<worker_impl> proxy2 = std::make_unique<worker_impl>();
 
   machine() {
-    std::size_t bytes = shared_requests::object_bytes(2, workers);
+    std::size_t bytes = shared_layout::object_bytes(2, workers);
     for (int r = 0; r < 2; ++r) {
       char* p = static_cast<char*>(std::aligned_alloc(4096, (bytes + 4095) / 4096 * 4096));
       std::memset(p, 0, bytes);
       objects.push_back(p);
     }
     for (int i = 0; i < workers; ++i)
-      w[i] = ::new (objects[0] + shared_requests::worker_offset(2, i)) worker_impl;
+      w[i] = ::new (objects[0] + shared_layout::worker_offset(2, i)) worker_impl;
     victim.attach_for_testing(0, objects, workers);
     thief.attach_for_testing(1, objects, workers);
     proxy->remote_rank.store(1);

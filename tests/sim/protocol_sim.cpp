@@ -488,7 +488,7 @@ void start_piece(sim_worker& s, tree_task* t) {
                       " started twice");
   if (t->from_rank >= 0) {
     ++wd.remote_pieces;
-    s.p->net->tables().acquire_applied();
+    s.p->net->tables().arrivals().acquire_applied();
   }
   if (auto it = wd.before_give.find(key); it != wd.before_give.end())
     for (std::uint64_t leaf : it->second)
@@ -968,7 +968,7 @@ void claim_window() {
 void make_processes(world& wd) {
   const config& c = wd.c;
   std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-  wd.object_bytes = net::shared_requests::object_bytes(c.processes, c.workers);
+  wd.object_bytes = net::shared_layout::object_bytes(c.processes, c.workers);
   wd.region_bytes = (sizeof(worker_impl) + page - 1) / page * page;
   for (int r = 0; r < c.processes; ++r) {
     auto p = std::make_unique<process>();
@@ -991,7 +991,7 @@ void make_processes(world& wd) {
       if (region == MAP_FAILED) throw std::runtime_error("mmap");
       if (c.shared &&
           mmap(region, page, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd,
-               static_cast<off_t>(net::shared_requests::worker_offset(c.processes, i))) != region)
+               static_cast<off_t>(net::shared_layout::worker_offset(c.processes, i))) != region)
         throw std::runtime_error("mmap of a worker's first page");
       p->regions.push_back(region);
       sim_worker& s = p->workers_[static_cast<std::size_t>(i)];
@@ -1215,9 +1215,9 @@ outcome run(const config& c) {
   out.board_writes = wd.board_writes;
   for (auto& p : wd.ps)
     if (p->net) {
-      out.table_updates += static_cast<std::uint64_t>(p->net->tables().updates_sent());
-      out.update_batches += static_cast<std::uint64_t>(p->net->tables().update_batches_sent());
-      out.fences_deferred += static_cast<std::uint64_t>(p->net->tables().fences_deferred());
+      out.table_updates += static_cast<std::uint64_t>(p->net->tables().sent().updates.load());
+      out.update_batches += static_cast<std::uint64_t>(p->net->tables().sent().batches.load());
+      out.fences_deferred += static_cast<std::uint64_t>(p->net->tables().arrivals().fences_deferred());
       net::network::counts c = p->net->figures();
       out.mailed += static_cast<std::uint64_t>(c.pieces_mailed);
       out.results_mailed += static_cast<std::uint64_t>(c.results_mailed);

@@ -98,7 +98,7 @@ void steal_victim::describe(std::ostream& m) const {
     m << head << c_.rank << ": piece " << handle << " out to rank " << p->from
       << (p->back_seq ? ", a steal-back of it out as request " + std::to_string(p->back_seq) : std::string())
       << ".\n";
-  for (const proxy* p : proxies_) {
+  for (const proxy* p : pool_.in_use()) {
     m << head << c_.rank << ": a proxy ";
     say_in_use(m, *p);
     m << ".\n";
@@ -109,31 +109,17 @@ void steal_protocol::describe(const worker_face* pw) const {
   std::ostringstream m;
   m << "tascell: rank " << c_.rank << ", message thread: that proxy ";
   victim_.describe(m, pw);
-  m << ". This process has " << victim_.pieces_out() << " piece(s) out in other processes, "
-    << pieces_.size() << " from them, " << victim_.steal_backs_out() << " steal-back(s) out, ";
+  auto [given, backs] = victim_.out();
+  m << ". This process has " << given << " piece(s) out in other processes, " << pieces_.size() << " from them, "
+    << backs << " steal-back(s) out, ";
   if (int to = thief_.request().rank_or_none(); to >= 0) m << "and a request for work out to rank " << to << ".";
   else m << "and no request for work out.";
   std::fprintf(stderr, "%s\n", m.str().c_str());
 }
 
 void steal_victim::describe(std::ostream& m, const worker_face* pw) const {
-  auto in = [&](const std::vector<proxy*>& list) -> const proxy* {
-    for (const proxy* p : list)
-      if (p && p->w == pw) return p;
-    return nullptr;
-  };
-  if (const proxy* p = in(proxies_)) {
-    say_in_use(m, *p);
-  } else if (in(spare_)) {
-    m << "is spare: its piece came back";
-  } else if (in(standing_)) {
-    for (std::size_t r = 0; r < standing_.size(); ++r)
-      if (standing_[r] && standing_[r]->w == pw)
-        m << "stands for the thieves of rank " << r / shared_requests::slots_per_thief << " on this machine (slot "
-          << r % shared_requests::slots_per_thief << ")";
-  } else {
-    m << "is in none of its lists";
-  }
+  if (const proxy* p = pool_.in_use_by(pw)) say_in_use(m, *p);
+  else pool_.say_idle(m, pw);
   const worker_face* claim = pw->requester.load(std::memory_order_acquire);
   m << "; its claim slot holds ";
   if (claim) m << "worker " << claim->id;

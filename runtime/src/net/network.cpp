@@ -62,12 +62,13 @@ network::network(host& h, const settings& cfg) : host_(h), cfg_(cfg) {
 }
 
 network::network(host& h, const settings& cfg, transport& link, int rank, int size)
-    : host_(h), cfg_(cfg), link_(&link), at_{rank, size} {
+    : host_(h), cfg_(cfg), at_{rank, size, 0, 1, cpu_sharing::alone} {
+  loop_.use(link);
   std::uint64_t seed = (cfg.seed ? cfg.seed : 1) | 1u;
   root_.place(at_.rank, at_.size, seed);
   steal_.place(at_.rank, at_.size, seed);
   tables_.place(at_.rank, at_.size);
-  out_.place(at_.size, link_);
+  out_.place(at_.size, &loop_.link());
 }
 
 void network::share_requests_for_testing(const std::vector<char*>& objects) {
@@ -79,14 +80,6 @@ network::~network() {
   // once it has seen shutdown_.
   events_.stop(shutdown_);
   if (thread_.joinable()) thread_.join();
-}
-
-void network::wake() { bell_.ring_self(); }
-
-void network::call_worker() {
-  if (!attached()) return;
-  host_.worker(0)->attention.store(1, std::memory_order_release);
-  host_.wake_workers();
 }
 
 void network::place_worker(int i, void* region) { steal_.place_worker(i, region); }
@@ -102,14 +95,14 @@ void network::init_mpi(std::string& error) {
   root_.place(at_.rank, at_.size, seed);
   steal_.place(at_.rank, at_.size, seed);
   tables_.place(at_.rank, at_.size);
-  link_ = mpi_.get();
+  loop_.use(*mpi_);
   set_rank(at_.rank);
   mpi_transport::machine m = mpi_->this_machine();
   if (m.ok) {
     at_.local_rank = m.rank;
     at_.local_size = m.size;
     at_.cpus = m.cpus;
-    bell_.open(m.node, at_.rank, at_.size);
+    loop_.bell().open(m.node, at_.rank, at_.size);
     // Requests between processes of this machine through shared memory;
     // the seed's loop (the baseline) keeps MPI.
     if (at_.local_size > 1)
@@ -118,22 +111,17 @@ void network::init_mpi(std::string& error) {
     mpi_transport::free_machine(m);
     rings_.every_other_rings = true;
     for (int r = 0; r < at_.size; ++r)
-      rings_.every_other_rings = rings_.every_other_rings && (r == at_.rank || bell_.rings_for(r));
+      rings_.every_other_rings = rings_.every_other_rings && (r == at_.rank || loop_.bell().rings_for(r));
   }
-  out_.place(at_.size, link_);
+  out_.place(at_.size, mpi_.get());
   mpi_->check_same_binary();
-  if (!cfg_.trace.empty()) trace_.start(static_cast<std::size_t>(cfg_.trace_records), mpi_->align_clocks());
+  if (!cfg_.trace.empty()) loop_.trace().start(static_cast<std::size_t>(cfg_.trace_records), mpi_->align_clocks());
 }
 
 void network::detach() {
   events_.quiesce();
-  attached_.store(false, std::memory_order_release);
+  loop_.attach(false);
   events_.quiesce();  // a turn of the loop that began before the store has ended
-}
-
-void network::fatal(const std::string& cause) {
-  link_->abort(cause);
-  std::abort();  // not reached: abort() ends the process
 }
 
 void network::send_raw(int to, std::string bytes) {
@@ -145,7 +133,7 @@ void network::thread_main() {
   std::string error;
   init_mpi(error);
   if (error.empty()) {
-    error = priority_.take(cfg_.priority, at_.rank);
+    error = loop_.priority().take(cfg_.priority, at_.rank);
     // Before the runtime goes on: a SIGUSR1 from then on finds the handler
     // (mpirun forwards one to every process at any time).
     catch_dump_signal();
@@ -154,10 +142,11 @@ void network::thread_main() {
   started_.set_value(std::move(error));  // the constructor goes on, or throws it
   if (failed) return;
   if (at_.size > 1) spreading.store(true);
-  trace_.begin_spans();
+  message_trace& trace = loop_.trace();
+  trace.begin_spans();
 
   while (!shutdown_.load(std::memory_order_acquire)) {
-    rings_.turn_begins(bell_);
+    rings_.turn_begins(loop_.bell());
     bool progress = turn();
     if (!progress) {
       pause();
@@ -168,25 +157,25 @@ void network::thread_main() {
       // proxy rings the bell; hungry workers yield, so work in the inbox
       // starts at once.
       pause();
-    } else if (trace_.asleep()) {
-      trace_.span(false);
+    } else if (trace.asleep()) {
+      trace.span(false);
     }
   }
-  if (trace_.on()) trace_.span(false);
+  if (trace.on()) trace.span(false);
   // At exit (the runtime has detached: every event is sent on): let the
   // last sends complete, then leave MPI together. At normal priority: the
   // collectives below spin, and two processes whose real-time message
   // threads shared one CPU hung there, the spinning one never letting the
   // other run (SCHED_FIFO; seen with taskset -c 1 on 2 processes, 4 runs
   // of 4).
-  priority_.leave();
+  loop_.priority().leave();
   out_.flush();
-  auto deadline = now() + std::chrono::seconds(10);
-  while (link_->sending() || out_.queued()) {
+  auto deadline = loop_.now() + std::chrono::seconds(10);
+  while (loop_.link().sending() || out_.queued()) {
     reap_sends();
     receive_all();
     out_.flush();
-    if (now() > deadline) break;
+    if (loop_.now() > deadline) break;
   }
   steal_.close_shared();
   events_.close_bell();
@@ -194,14 +183,14 @@ void network::thread_main() {
 }
 
 bool network::turn() {
-  std::lock_guard<std::mutex> turn_held(turn_m_);
+  std::lock_guard<std::mutex> turn_held(loop_.turn_lock());
   bool progress = false;
   steal_.begin_turn();
   // What workers handed over first (a piece a proxy got goes out before
   // this turn's probes), then what arrived.
   progress |= take_events();
   progress |= tables_.take_handed();
-  progress |= tables_.retry_held();
+  progress |= tables_.arrivals().retry_held();
   if (worker_face* pw = workers_.take_proxy_to_describe()) [[unlikely]]
     steal_.describe(pw);
   if (dump_asked.load(std::memory_order_relaxed)) [[unlikely]]
@@ -209,7 +198,7 @@ bool network::turn() {
   steal_.victim().adopt_posted_requests();
   progress |= steal_.victim().tend_proxies();
   progress |= out_.flush();
-  progress |= steal_.victim().take_results();
+  progress |= steal_.mail().take_results();
   progress |= receive_all();
   progress |= steal_.thief().ask_for_work();
   if (cfg_.watchdog_s != 0) steal_.thief().watch();
@@ -234,8 +223,9 @@ bool network::turn() {
 // (its comment has the measurements behind it); what it needs is read here,
 // under the turn's lock.
 void network::pause() {
+  message_trace& trace = loop_.trace();
   if (cfg_.loop == message_loop::seed) {
-    if (trace_.on() && !trace_.asleep()) [[unlikely]] trace_.span(true);
+    if (trace.on() && !trace.asleep()) [[unlikely]] trace.span(true);
     timespec ts{0, 20'000};  // the seed's fixed 20 us
     nanosleep(&ts, nullptr);
     sleep_.slept();
@@ -243,8 +233,9 @@ void network::pause() {
   }
   // What it reads of the protocols' state a worker may write in a turn it
   // takes (try_take_turn).
-  std::unique_lock<std::mutex> turn_held(turn_m_);
-  auto polled = [&](int r) { return !bell_.rings_for(r); };
+  std::unique_lock<std::mutex> turn_held(loop_.turn_lock());
+  doorbell& bell = loop_.bell();
+  auto polled = [&](int r) { return !bell.rings_for(r); };
   // A request posted through shared memory that has not been answered in
   // time: wake the victim's message thread (the worker may be napping at a
   // join, or the request must be withdrawn at the end of the root call).
@@ -264,21 +255,21 @@ void network::pause() {
   // Spinning, this thread would share a core with those workers.
   if (steal_.thief().spin_for_answer()) {
     turn_held.unlock();
-    step_aside();
+    loop_.step_aside();
     return;
   }
-  priority_.resume();
+  loop_.priority().resume();
   backoff::facts f;
   f.in_root_with_others = root_.in_root() && at_.size >= 2;
   f.need_polling = !rings_.every_other_rings || rings_.rung_not_received();
   if (f.in_root_with_others) {
-    f.urgent = steal_.answer_due(polled) || link_->sending();
+    f.urgent = steal_.answer_due(polled) || loop_.link().sending();
     // After refusals the next request for work leaves at next_ask: every
     // worker waits for it.
     f.waits_to_ask = steal_.thief().wants_work();
     if (f.waits_to_ask) {
       f.next_ask = steal_.thief().request().next_ask;
-      f.now = now();
+      f.now = loop_.now();
     }
   }
   f.post_wait_us = post_wait_us;
@@ -286,15 +277,15 @@ void network::pause() {
   // an answer from another machine, which does not ring: poll soon (one
   // that rings wakes this thread; polling at 20 us while a process waited
   // at a table's collective end took 48% of a core).
-  f.tables_soon = tables_.retrying() || (tables_.awaiting_answer() && f.need_polling);
+  f.tables_soon = tables_.arrivals().retrying() || (tables_.awaiting_answer() && f.need_polling);
   long us = sleep_.next_sleep_us(f);
   turn_held.unlock();
-  if (trace_.on() && !trace_.asleep()) [[unlikely]] trace_.span(true);
-  bell_.sleep(rings_.seen, us);
+  if (trace.on() && !trace.asleep()) [[unlikely]] trace.span(true);
+  bell.sleep(rings_.seen, us);
   sleep_.slept();
 }
 
-bool network::reap_sends() { return link_->reap(); }
+bool network::reap_sends() { return loop_.link().reap(); }
 
 bool network::receive_all() {
   bool any = steal_.thief().take_mail();
@@ -307,7 +298,7 @@ bool network::receive_all() {
   int empty = 0;
   for (;;) {
     int from = -1;
-    if (!link_->receive(from, buf)) {
+    if (!loop_.link().receive(from, buf)) {
       if (++empty < 2) continue;
       return any;
     }
@@ -332,13 +323,13 @@ void network::handle_batch(int from, const std::string& buf) {
     std::int32_t load = r.get<std::int32_t>("the sender's load");
     steal_.heard_load(from, load);
     // From another machine: more may follow, and only polling finds it.
-    if (bell_.rings_for(from)) rings_.received += magic == batch_magic ? 1 : 0;
+    if (loop_.bell().rings_for(from)) rings_.received += magic == batch_magic ? 1 : 0;
     else sleep_.restart();
     std::int64_t n = 0;
     for (; !r.done(); ++n) handle(from, r);
-    if (trace_.on()) [[unlikely]]
-      note(trace_type::recv, 0, from, n, static_cast<std::int64_t>(buf.size()));
-  }, [&](const std::string& cause) { fatal(cause); });
+    if (loop_.tracing()) [[unlikely]]
+      loop_.note(trace_type::recv, 0, from, n, static_cast<std::int64_t>(buf.size()));
+  }, [&](const std::string& cause) { loop_.fatal(cause); });
 }
 
 bool network::take_events() {
@@ -358,7 +349,7 @@ bool network::take_events() {
         try {
           root_.begin_here();  // applies improvements held for this call
         } catch (const malformed_message& e) {
-          fatal(std::string("malformed incumbent value received before this root call began: ") + e.what());
+          loop_.fatal(std::string("malformed incumbent value received before this root call began: ") + e.what());
         }
         steal_.root_begun();
         break;
@@ -390,38 +381,20 @@ void network::handle(int from, reader& r) {
     case msg::root_finish: root_.on_finish(from, r); return;
     case msg::incumbent: {
       std::uint64_t id = 0;
-      if (root_.on_incumbent(from, r, id) && trace_.on()) note(trace_type::improved, id, from);
+      if (root_.on_incumbent(from, r, id) && loop_.tracing()) loop_.note(trace_type::improved, id, from);
       return;
     }
     case msg::board: root_.on_board(from, r); return;
     case msg::stats: roots_.stats().on_stats(from, at_.rank, at_.size, r); return;
     case msg::table_made: tables_.on_made(from, r); return;
-    case msg::updates: tables_.on_updates(from, r); return;
-    case msg::fence: tables_.on_fence(from, r); return;
+    case msg::updates: tables_.arrivals().on_updates(from, r); return;
+    case msg::fence: tables_.arrivals().on_fence(from, r); return;
     case msg::fence_ack: tables_.on_fence_ack(from, r); return;
-    case msg::table_read: tables_.on_read(from, r); return;
+    case msg::table_read: tables_.arrivals().on_read(from, r); return;
     case msg::table_entries: tables_.on_entries(from, r); return;
     case msg::block_waits: steal_.victims().prefer(from); return;
   }
   throw malformed_message("unknown message type " + std::to_string(static_cast<int>(type)));
-}
-
-// --- what the protocols use of this loop (loop_services) ---
-
-loop_services::time_point network::now() const { return link_->now(); }
-
-void network::nudge(int rank) { bell_.nudge(rank); }
-
-void network::end_taken_turn() {
-  // What the worker left to send goes with the next turn, rung for now.
-  bool left = out_.begun();
-  turn_m_.unlock();
-  if (left) bell_.ring_self();
-}
-
-void network::step_aside() {
-  priority_.leave();
-  sched_yield();
 }
 
 // --- the end of a root call, on this thread (the calling thread's calls: root_calls.hpp) ---

@@ -30,10 +30,10 @@
 #include "../trace.hpp"
 #include "backoff.hpp"
 #include "batches.hpp"
-#include "doorbell.hpp"
 #include "event_queue.hpp"
 #include "frame.hpp"
 #include "host.hpp"
+#include "loop_resources.hpp"
 #include "message_trace.hpp"
 #include "mpi_transport.hpp"
 #include "outbox.hpp"
@@ -43,7 +43,6 @@
 #include "shared_requests.hpp"
 #include "steal_protocol.hpp"
 #include "table_protocol.hpp"
-#include "thread_priority.hpp"
 #include "transport.hpp"
 #include "worker_link.hpp"
 
@@ -56,7 +55,7 @@ bool launched_by_mpi(const settings& cfg);
 // message thread.
 extern std::atomic<bool> dump_asked;
 
-class network final : public loop_services {
+class network final {
  public:
   // Starts the message thread, which initialises MPI and checks that every
   // process runs the same binary; returns once the ranks are known.
@@ -72,35 +71,31 @@ class network final : public loop_services {
   bool turn();
   // Simulated processes on one machine (tests/sim/): requests between them
   // are posted through `objects`, one per process, each
-  // shared_requests::object_bytes() long, zeroed, with this process's
+  // shared_layout::object_bytes() long, zeroed, with this process's
   // workers already placed in its own (shared_requests::attach_for_testing).
   void share_requests_for_testing(const std::vector<char*>& objects);
 
-  int rank() const { return at_.rank; }
-  int size() const { return at_.size; }
-  // This process among the processes of the run on the same machine.
-  int local_rank() const { return at_.local_rank; }
-  int local_size() const { return at_.local_size; }
+  // Where this process is: its rank among the run's, and among those of
+  // its machine, and how its CPUs relate to theirs (mpi_transport.hpp).
+  using cpu_sharing = net::cpu_sharing;
+  struct placement {
+    int rank = 0, size = 1;
+    int local_rank = 0, local_size = 1;
+    cpu_sharing cpus = cpu_sharing::alone;
+  };
+  const placement& where() const { return at_; }
   // The message thread runs at real-time priority (TASCELL_MSG_PRIORITY).
-  bool realtime() const { return priority_.realtime(); }
+  bool realtime() { return loop_.priority().realtime(); }
   // Before worker i is constructed at `region`: its first page is mapped
   // from this process's shared-memory object, when there is one.
   void place_worker(int i, void* region);
-  // How this process's CPUs relate to those of the other processes of the
-  // run on this machine (mpi_transport.hpp).
-  using cpu_sharing = net::cpu_sharing;
-  cpu_sharing cpus_here() const { return at_.cpus; }
 
   // --- called by workers (worker_link.hpp) ---
   worker_link& workers() { return workers_; }
-  // Wakes the message thread if it sleeps (loop_services; workers call
-  // worker_link::wake).
-  void wake() override;
-  void call_worker() override;
   // The runtime's workers exist: the message thread may look at them.
   void attach() {
     tables_.set_worker_applies(at_.size > 1 && host_.workers() == 1);
-    attached_.store(true, std::memory_order_release);
+    loop_.attach(true);
   }
   // The workers are about to go: sends on what workers posted last (the
   // statistics of the last root call), then stops looking at the workers;
@@ -136,7 +131,7 @@ class network final : public loop_services {
 
   // Tracing: the message thread's records (taken once, at exit, after
   // detach()) and how this process's clock maps to the common timeline.
-  message_trace& trace() { return trace_; }
+  message_trace& trace() { return loop_.trace(); }
 
   // What the message thread knows of this process's pieces, requests,
   // proxies and workers, on stderr (the SIGUSR1 dump; the message thread,
@@ -150,23 +145,6 @@ class network final : public loop_services {
   using event = event_queue::event;
   void thread_main();
   void init_mpi(std::string& error);  // error: why it failed
-  // loop_services (steal_protocol.hpp).
-  [[noreturn]] void fatal(const std::string& cause) override;
-  time_point now() const override;
-  void nudge(int rank) override;
-  void step_aside() override;
-  bool attached() const override { return attached_.load(std::memory_order_acquire); }
-  bool try_take_turn() override { return turn_m_.try_lock(); }
-  void end_taken_turn() override;
-  bool tracing() const override { return trace_.on(); }
-  void note(trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b = 0, std::int64_t c = 0) override {
-    trace_.note(t, id, a, b, c);
-  }
-  void note_at(std::int64_t when, trace_type t, std::uint64_t id, std::int32_t a, std::int64_t b = 0,
-               std::int64_t c = 0) override {
-    trace_.note_at(when, t, id, a, b, c);
-  }
-
   // The loop's steps; each returns true when it did something.
   bool receive_all();
   bool take_events();
@@ -180,58 +158,45 @@ class network final : public loop_services {
   settings cfg_;
   // How batches travel: MPI (made by the message thread, which alone calls
   // MPI), or a simulation's.
+  // (loop_.link() is the one in use.)
   std::unique_ptr<mpi_transport> mpi_;
-  transport* link_ = nullptr;
-  // Where this process is: its rank among the run's, and among those of
-  // its machine, and how its CPUs relate to theirs.
-  struct placement {
-    int rank = 0, size = 1;
-    int local_rank = 0, local_size = 1;
-    cpu_sharing cpus = cpu_sharing::alone;
-  } at_;
+  placement at_;
   std::thread thread_;
   // The message thread has set up MPI, or failed to (the error).
   std::promise<std::string> started_;
 
-  // Held by the message thread for each turn and for its look before it
-  // sleeps; a worker takes it to do a turn's bookkeeping (try_take_turn).
-  // The protocols' state is the holder's.
-  std::mutex turn_m_;
   // The last turn gave local workers something to do (steal_protocol's
   // posted_local or filled_inbox then).
   bool gave_workers_work_ = false;
-  // The message thread sleeps on it; workers' events and sends from
-  // processes on this machine ring it (doorbell.hpp).
-  doorbell bell_;
+  // The transport, the doorbell, the turn's lock, the attached flag, the
+  // priority and the trace, lent to the protocols as loop_services (the
+  // batches are constructed after it; it reads them only later).
+  loop_resources loop_{host_, out_};
   // Events from workers and from the thread that makes root calls.
-  event_queue events_{bell_};
+  event_queue events_{loop_.bell()};
   rings_heard rings_;
   std::atomic<bool> shutdown_{false};
   // SIGUSR1 (mpirun forwards it to every process): the message thread says
   // what this process has out and in, and what each worker is doing
   // (describe.cpp). Installed only over the default action.
   void catch_dump_signal();
-  std::atomic<bool> attached_{false};
   // The last steps of asking and receiving (SIGUSR1 and internal errors).
   protocol_log log_;
+  // Messages, batched per destination (batches.hpp).
+  batches out_{cfg_.loop == message_loop::seed, host_, loop_.attached_flag(), loop_.bell(), loop_.trace()};
   // Root calls, incumbents and the board (root_protocol.hpp); stealing
   // (steal_protocol.hpp).
-  message_trace trace_;  // TASCELL_TRACE
-  // Messages, batched per destination (batches.hpp).
-  batches out_{cfg_.loop == message_loop::seed, host_, attached_, bell_, trace_};
   root_protocol root_{host_, cfg_, out_, log_};
-  steal_protocol steal_{host_, cfg_, out_, log_, root_, *this};
+  steal_protocol steal_{host_, cfg_, out_, log_, root_, loop_};
   // Distributed tables (table_protocol.hpp).
-  table_protocol tables_{out_, *this};
+  table_protocol tables_{out_, loop_};
   // What workers, and the thread that makes root calls, ask of this
   // network (worker_link.hpp, root_calls.hpp).
-  worker_link workers_{steal_, events_, bell_};
+  worker_link workers_{steal_, events_, loop_.bell()};
   root_calls roots_{events_, root_};
 
   // --- message thread only ---
   backoff sleep_;  // how long pause() sleeps; its wake-ups
-
-  thread_priority priority_;  // TASCELL_MSG_PRIORITY
 };
 
 }  // namespace tascell::detail::net

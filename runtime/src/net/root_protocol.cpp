@@ -19,8 +19,9 @@ void root_protocol::begin_here() {
     done_here_ = true;
     host_.mark_root_done();
   }
-  for (early_incumbent& e : std::exchange(early_, {}))
-    if (e.number == number_ && apply_incumbent(e.from, e.id, e.hops, e.value)) early_improved_.fetch_add(1, std::memory_order_relaxed);
+  early_.begin(number_, [&](int from, std::uint64_t id, int hops, std::string_view value) {
+    return apply_incumbent(from, id, hops, value);
+  });
 }
 
 void root_protocol::end_here(std::string outcome) {
@@ -58,24 +59,16 @@ bool root_protocol::finish_here() {
 void root_protocol::over() {
   in_root_ = false;
   log_.note(protocol_log::step::root_end, number_);
-  {
-    std::lock_guard<std::mutex> g(m_);
-    over_ = true;
-  }
-  cv_.notify_all();
+  over_.set();
 }
 
 std::string root_protocol::wait_over() {
-  std::unique_lock<std::mutex> g(m_);
-  cv_.wait(g, [&] { return over_; });
-  over_ = false;
+  over_.wait();
   return outcome_;
 }
 
 bool root_protocol::take_over(std::string& outcome) {
-  std::lock_guard<std::mutex> g(m_);
-  if (!over_) return false;
-  over_ = false;
+  if (!over_.take()) return false;
   outcome = outcome_;
   return true;
 }
@@ -175,8 +168,7 @@ bool root_protocol::on_incumbent(int from, reader& r, std::uint64_t& id) {
   std::string_view value = r.bytes("an incumbent value");
   if (!in_root_ && n == number_ + 1) {
     // From a process that began the next root call before this one did.
-    early_.push_back({from, n, id, hops, std::string(value)});
-    held_early_.fetch_add(1, std::memory_order_relaxed);
+    early_.hold(from, n, id, hops, value);
     return false;
   }
   if (!in_root_ || n != number_) return false;  // from a root call that has ended

@@ -17,16 +17,15 @@
 // calling thread waits for (wait_over, take_over).
 #pragma once
 
-#include <atomic>
-#include <condition_variable>
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "../settings.hpp"
+#include "end_signal.hpp"
 #include "frame.hpp"
+#include "held_incumbents.hpp"
 #include "host.hpp"
 #include "outbox.hpp"
 #include "protocol_log.hpp"
@@ -77,8 +76,8 @@ class root_protocol {
   // them improved this process's incumbent when its call began.
   // Read by network::figures() on the root-calling thread while the message
   // thread counts, hence atomic.
-  std::uint64_t held_early() const { return held_early_.load(std::memory_order_relaxed); }
-  std::uint64_t early_improved() const { return early_improved_.load(std::memory_order_relaxed); }
+  std::uint64_t held_early() const { return early_.count(); }
+  std::uint64_t early_improved() const { return early_.improved(); }
   // A board write made here goes to every process; one from another
   // process is applied.
   void publish(std::uint64_t id, std::uint64_t key, std::uint64_t stamp, const std::string& value);
@@ -114,19 +113,11 @@ class root_protocol {
   std::string pending_done_;
   std::uint64_t pending_done_number_ = 0;
   // Improvements for the next root call that came before this process
-  // began it (the processes do not begin a root call at the same moment).
-  struct early_incumbent {
-    int from;
-    std::uint64_t number, id;
-    int hops;
-    std::string value;
-  };
-  std::vector<early_incumbent> early_;
-  std::atomic<std::uint64_t> held_early_{0}, early_improved_{0};
+  // began it.
+  held_incumbents early_;
   bool apply_incumbent(int from, std::uint64_t id, int hops, std::string_view value);
-  std::mutex m_;
-  std::condition_variable cv_;
-  bool over_ = false;  // under m_
+  // The call has ended everywhere (over()), for the calling thread.
+  end_signal over_;
 };
 
 }  // namespace tascell::detail::net

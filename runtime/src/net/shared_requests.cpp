@@ -26,33 +26,16 @@ bool all_agree(bool mine, MPI_Comm node) {
 
 }  // namespace
 
-std::size_t shared_requests::page_bytes() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
-
-std::size_t shared_requests::control_size(int local_size) {
-  std::size_t page = page_bytes();
-  std::size_t control = mailbox_offset(local_size) + sizeof(mailbox) +
-                        static_cast<std::size_t>(local_size) * sizeof(result_ring);
-  return (control + page - 1) / page * page;
-}
-
-std::size_t shared_requests::object_bytes(int local_size, int workers) {
-  return control_size(local_size) + static_cast<std::size_t>(workers) * page_bytes();
-}
-
-std::size_t shared_requests::worker_offset(int local_size, int i) {
-  return control_size(local_size) + static_cast<std::size_t>(i) * page_bytes();
-}
+std::size_t shared_layout::page_bytes() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
 
 void shared_requests::attach_for_testing(int rank, const std::vector<char*>& objects, int workers) {
   int n = static_cast<int>(objects.size());
-  page_ = page_bytes();
-  control_bytes_ = control_size(n);
-  own_bytes_ = object_bytes(n, workers);
+  layout_.lay_out(n);
+  own_bytes_ = shared_layout::object_bytes(n, workers);
   local_rank_ = rank;
-  local_size_ = n;
   world_rank_ = rank;
   own_ = objects[static_cast<std::size_t>(rank)];
-  head(view{own_, own_bytes_})->workers = workers;
+  layout_.head(view{own_, own_bytes_})->workers = workers;
   of_rank_.assign(objects.size(), view{});
   local_of_.assign(objects.size(), -1);
   thieves_.clear();
@@ -76,11 +59,9 @@ bool shared_requests::open(MPI_Comm node, bool wanted, int world_rank, int world
   int local_size = 0;
   MPI_Comm_rank(node, &local_rank_);
   MPI_Comm_size(node, &local_size);
-  local_size_ = local_size;
   world_rank_ = world_rank;
-  page_ = page_bytes();
-  control_bytes_ = control_size(local_size);
-  own_bytes_ = object_bytes(local_size, workers);
+  layout_.lay_out(local_size);
+  own_bytes_ = shared_layout::object_bytes(local_size, workers);
   mapped_ = true;
   long mine[2] = {world_rank, static_cast<long>(getpid())};
   std::vector<long> all(2 * static_cast<std::size_t>(local_size));
@@ -97,13 +78,13 @@ bool shared_requests::open(MPI_Comm node, bool wanted, int world_rank, int world
     why = "cannot create the shared-memory object " + name + ": " + std::strerror(errno);
     ok = false;
   } else {
-    void* p = mmap(nullptr, control_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+    void* p = mmap(nullptr, layout_.control_bytes(), PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
     if (p == MAP_FAILED) {
       why = "cannot map " + name + ": " + std::strerror(errno);
       ok = false;
     } else {
       own_ = static_cast<char*>(p);
-      head(view{own_, own_bytes_})->workers = workers;
+      layout_.head(view{own_, own_bytes_})->workers = workers;
     }
   }
   // Every object exists (the reduction is also the barrier before opening them).
@@ -148,7 +129,7 @@ void shared_requests::close() {
     if (v.base && mapped_) munmap(v.base, v.bytes);
   of_rank_.clear();
   thieves_.clear();
-  if (own_ && mapped_) munmap(own_, control_bytes_);
+  if (own_ && mapped_) munmap(own_, layout_.control_bytes());
   own_ = nullptr;
   mapped_ = false;
   if (fd_ >= 0) ::close(fd_);
@@ -158,8 +139,8 @@ void shared_requests::close() {
 
 bool shared_requests::place_worker(int i, void* region) {
   if (!own_) return false;
-  void* p = mmap(region, page_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd_,
-                 static_cast<off_t>(control_bytes_ + static_cast<std::size_t>(i) * page_));
+  void* p = mmap(region, layout_.page(), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd_,
+                 static_cast<off_t>(layout_.control_bytes() + static_cast<std::size_t>(i) * layout_.page()));
   if (p != region) {
     usable_ = false;
     return false;
@@ -180,7 +161,7 @@ bool shared_requests::post(int world_rank, std::uint64_t root, std::uint64_t seq
   slot* s = nullptr;
   worker_face* proxy = nullptr;
   for (int k = 0; k < slots_per_thief && !s; ++k) {
-    slot* c = slot_of(v, local_rank_, k);
+    slot* c = layout_.slot_of(v, local_rank_, k);
     std::uint32_t expected = free_slot;
     if (c->state.load(std::memory_order_relaxed) != free_slot ||
         !c->state.compare_exchange_strong(expected, claiming, std::memory_order_seq_cst))
@@ -196,18 +177,18 @@ bool shared_requests::post(int world_rank, std::uint64_t root, std::uint64_t seq
   };
   // After the claim (seq_cst): the victim stops accepting before it looks
   // at the slots for the last time.
-  if (root == 0 || head(v)->accepting.load(std::memory_order_seq_cst) != root) return back_out();
-  int n = head(v)->workers;
-  if (n < 1 || control_bytes_ + static_cast<std::size_t>(n) * page_ > v.bytes) return back_out();
+  if (root == 0 || layout_.head(v)->accepting.load(std::memory_order_seq_cst) != root) return back_out();
+  int n = layout_.head(v)->workers;
+  if (n < 1 || layout_.control_bytes() + static_cast<std::size_t>(n) * layout_.page() > v.bytes) return back_out();
   // The victim's workers, through their shared first pages: only the words
   // that other processes may touch (busy, offer_depth, requester, attention).
   int best_index = choose_giver(
-      n, start, largest, [&](int i) { return worker_of(v, i); },
+      n, start, largest, [&](int i) { return layout_.worker_of(v, i); },
       [](worker_face* w) {
         return w->busy.load(std::memory_order_relaxed) && !w->requester.load(std::memory_order_relaxed);
       });
   if (best_index < 0) return back_out();
-  worker_face* best = worker_of(v, best_index);
+  worker_face* best = layout_.worker_of(v, best_index);
   s->seq = seq;
   s->victim = best_index;
   worker_face* none = nullptr;
@@ -222,12 +203,12 @@ void shared_requests::set_accepting(std::uint64_t root) {
   if (!usable_.load(std::memory_order_relaxed)) root = 0;
   if (root == accepting_ || !own_) return;
   accepting_ = root;
-  head(view{own_, own_bytes_})->accepting.store(root, std::memory_order_seq_cst);
+  layout_.head(view{own_, own_bytes_})->accepting.store(root, std::memory_order_seq_cst);
 }
 
 void shared_requests::stand(int world_rank, int k, worker_face* proxy) {
   view me{own_, own_bytes_};
-  slot_of(me, local_of_[static_cast<std::size_t>(world_rank)], k)
+  layout_.slot_of(me, local_of_[static_cast<std::size_t>(world_rank)], k)
       ->proxy.store(reinterpret_cast<std::uint64_t>(proxy), std::memory_order_release);
 }
 
@@ -235,17 +216,17 @@ int shared_requests::unadopted(int world_rank) const {
   view me{own_, own_bytes_};
   int n = 0;
   for (int k = 0; k < slots_per_thief; ++k)
-    n += slot_of(me, local_of_[static_cast<std::size_t>(world_rank)], k)->state.load(std::memory_order_relaxed) != free_slot;
+    n += layout_.slot_of(me, local_of_[static_cast<std::size_t>(world_rank)], k)->state.load(std::memory_order_relaxed) != free_slot;
   return n;
 }
 
 std::uint64_t shared_requests::posted_seq(int world_rank, int k) const {
-  return slot_of(view{own_, own_bytes_}, local_of_[static_cast<std::size_t>(world_rank)], k)->seq;
+  return layout_.slot_of(view{own_, own_bytes_}, local_of_[static_cast<std::size_t>(world_rank)], k)->seq;
 }
 
 bool shared_requests::write_mail(int world_rank, std::string_view bytes) {
   if (!reaches(world_rank) || bytes.size() > mailbox_capacity) return false;
-  mailbox* m = mailbox_of(of_rank_[static_cast<std::size_t>(world_rank)]);
+  mailbox* m = layout_.mailbox_of(of_rank_[static_cast<std::size_t>(world_rank)]);
   // Empty: the thief took the answer to its last request before it posted
   // this one, and only the answer to this one is written here.
   if (m->state.load(std::memory_order_acquire) != mail_is_empty) return false;
@@ -256,12 +237,12 @@ bool shared_requests::write_mail(int world_rank, std::string_view bytes) {
 }
 
 void shared_requests::publish_mail(int world_rank) {
-  mailbox_of(of_rank_[static_cast<std::size_t>(world_rank)])->state.store(mail_is_full, std::memory_order_release);
+  layout_.mailbox_of(of_rank_[static_cast<std::size_t>(world_rank)])->state.store(mail_is_full, std::memory_order_release);
 }
 
 bool shared_requests::claim_mail(int& from, std::string& bytes) {
   if (!own_) return false;
-  mailbox* m = mailbox_of(view{own_, own_bytes_});
+  mailbox* m = layout_.mailbox_of(view{own_, own_bytes_});
   std::uint32_t full = mail_is_full;
   if (m->state.load(std::memory_order_relaxed) != full ||
       !m->state.compare_exchange_strong(full, mail_is_taking, std::memory_order_acquire, std::memory_order_relaxed))
@@ -276,24 +257,24 @@ bool shared_requests::claim_mail(int& from, std::string& bytes) {
 }
 
 void shared_requests::mail_taken() {
-  mailbox_of(view{own_, own_bytes_})->state.store(mail_is_taken, std::memory_order_release);
+  layout_.mailbox_of(view{own_, own_bytes_})->state.store(mail_is_taken, std::memory_order_release);
 }
 
 void shared_requests::mail_empty() {
-  mailbox_of(view{own_, own_bytes_})->state.store(mail_is_empty, std::memory_order_release);
+  layout_.mailbox_of(view{own_, own_bytes_})->state.store(mail_is_empty, std::memory_order_release);
 }
 
 void shared_requests::mail_full_again() {
-  mailbox_of(view{own_, own_bytes_})->state.store(mail_is_full, std::memory_order_release);
+  layout_.mailbox_of(view{own_, own_bytes_})->state.store(mail_is_full, std::memory_order_release);
 }
 
 std::uint32_t shared_requests::mail_state() const {
-  return own_ ? mailbox_of(view{own_, own_bytes_})->state.load(std::memory_order_acquire) : mail_is_empty;
+  return own_ ? layout_.mailbox_of(view{own_, own_bytes_})->state.load(std::memory_order_acquire) : mail_is_empty;
 }
 
 bool shared_requests::write_result(int world_rank, std::string_view bytes) {
   if (!reaches(world_rank) || bytes.size() > result_capacity) return false;
-  result_ring* g = ring_of(of_rank_[static_cast<std::size_t>(world_rank)], local_rank_);
+  result_ring* g = layout_.ring_of(of_rank_[static_cast<std::size_t>(world_rank)], local_rank_);
   std::uint32_t open = 0;
   if (!g->lock.compare_exchange_strong(open, 1, std::memory_order_acquire, std::memory_order_relaxed)) return false;
   std::uint64_t t = g->tail.load(std::memory_order_relaxed);
@@ -312,7 +293,7 @@ bool shared_requests::results_waiting() const {
   if (!own_) return false;
   view me{own_, own_bytes_};
   for (int r : thieves_) {
-    const result_ring* g = ring_of(me, local_of_[static_cast<std::size_t>(r)]);
+    const result_ring* g = layout_.ring_of(me, local_of_[static_cast<std::size_t>(r)]);
     if (g->head.load(std::memory_order_relaxed) != g->tail.load(std::memory_order_relaxed)) return true;
   }
   return false;
@@ -324,7 +305,7 @@ bool shared_requests::quiet() {
   view me{own_, own_bytes_};
   for (int r : thieves_)
     for (int k = 0; k < slots_per_thief; ++k)
-      if (slot_of(me, local_of_[static_cast<std::size_t>(r)], k)->state.load(std::memory_order_seq_cst) != free_slot)
+      if (layout_.slot_of(me, local_of_[static_cast<std::size_t>(r)], k)->state.load(std::memory_order_seq_cst) != free_slot)
         return false;
   return true;
 }

@@ -77,6 +77,7 @@
 #include <vector>
 
 #include "frame.hpp"
+#include "shared_layout.hpp"
 
 namespace tascell::detail::net {
 
@@ -92,7 +93,7 @@ class shared_requests {
   // (at its next turn); with the piece going back through the mailbox that
   // may be after the thief wants to ask again, and with one slot that
   // request would go by MPI.
-  static constexpr int slots_per_thief = 16;
+  static constexpr int slots_per_thief = shared_layout::slots_per_thief;
 
   // Collective over `node` (the processes of the run on this machine), from
   // the message thread, before the workers are made; every process calls
@@ -103,14 +104,11 @@ class shared_requests {
   bool open(MPI_Comm node, bool wanted, int world_rank, int world_size, int workers, std::string& why);
   // Unmaps the other processes' objects (at exit).
   void close();
-  // The size of a process's object (local_size processes on the machine,
-  // `workers` worker pages after the control area), and where worker i's
-  // page starts in it.
-  static std::size_t object_bytes(int local_size, int workers);
-  static std::size_t worker_offset(int local_size, int i);
+  // The size of a process's object and where worker i's page starts in it:
+  // shared_layout::object_bytes and worker_offset.
   // Test hook (tests/runtime/shared_requests_test.cpp): plays process
   // `rank` of objects.size() processes on one machine (world ranks equal
-  // ranks on the machine) whose objects, zeroed and each object_bytes()
+  // ranks on the machine) whose objects, zeroed and each shared_layout::object_bytes()
   // long, are in this process's memory. close() forgets them.
   void attach_for_testing(int rank, const std::vector<char*>& objects, int workers);
   bool active() const { return own_ != nullptr; }
@@ -146,7 +144,7 @@ class shared_requests {
 
   // --- the mailbox: pieces answering posted requests ---
   // The largest WORK message that fits.
-  static constexpr std::size_t mailbox_capacity = 16384 - 64;
+  static constexpr std::size_t mailbox_capacity = shared_layout::mailbox_capacity;
   // The request number of the request that thief `world_rank` posted here
   // last in slot k (the one the proxy standing there answers).
   std::uint64_t posted_seq(int world_rank, int k) const;
@@ -181,8 +179,8 @@ class shared_requests {
 
   // --- results: the outputs of pieces that went through a mailbox ---
   // The largest RESULT message that fits, and how many wait at most.
-  static constexpr std::size_t result_capacity = 252;
-  static constexpr int results_per_ring = 64;
+  static constexpr std::size_t result_capacity = shared_layout::result_capacity;
+  static constexpr int results_per_ring = shared_layout::results_per_ring;
   // A worker of this process that ran a piece victim `world_rank` gave it:
   // writes the result's bytes into the victim's ring for this process;
   // false (nothing written) when they do not fit, the ring is full or
@@ -198,76 +196,18 @@ class shared_requests {
   bool take_results(F&& f);
 
  private:
-  enum : std::uint32_t { free_slot = 0, claiming = 1, posted = 2 };
-  // One cache line per thief (the object is mapped at a page boundary).
-  struct slot {
-    std::atomic<std::uint32_t> state;
-    std::int32_t victim;
-    std::uint64_t seq;
-    std::atomic<std::uint64_t> proxy;  // the standing proxy's address in the victim
-    char pad[40];
-  };
-  static_assert(sizeof(slot) == 64);
-  struct header {
-    std::atomic<std::uint64_t> accepting;
-    std::int32_t workers;
-    char pad[52];
-  };
-  static_assert(sizeof(header) == 64);
-  struct mailbox {
-    std::atomic<std::uint32_t> state;
-    std::int32_t from;   // world rank of the victim that wrote it
-    std::uint64_t bytes;
-    char pad[48];
-    char data[mailbox_capacity];
-  };
-  static_assert(sizeof(mailbox) == 16384);
-  struct result_entry {
-    std::uint32_t bytes;
-    char data[result_capacity];
-  };
-  static_assert(sizeof(result_entry) == 256);
-  // One per thief in the victim's control area: the thief's workers write
-  // (one at a time, `lock`), the victim takes.
-  struct result_ring {
-    std::atomic<std::uint32_t> lock;
-    std::uint32_t pad0;
-    std::atomic<std::uint64_t> tail;  // results written
-    char pad1[48];
-    std::atomic<std::uint64_t> head;  // results taken
-    char pad2[56];
-    result_entry entries[results_per_ring];
-  };
-  struct view {
-    char* base = nullptr;  // the control area, then the worker pages
-    std::size_t bytes = 0;
-  };
-  header* head(const view& v) const { return reinterpret_cast<header*>(v.base); }
-  slot* slot_of(const view& v, int local, int k) const {
-    return reinterpret_cast<slot*>(v.base + sizeof(header)) + local * slots_per_thief + k;
-  }
-  // After the header and the slots, at a 64-byte boundary.
-  static std::size_t mailbox_offset(int local_size) {
-    return sizeof(header) + static_cast<std::size_t>(local_size) * slots_per_thief * sizeof(slot);
-  }
-  mailbox* mailbox_of(const view& v) const { return reinterpret_cast<mailbox*>(v.base + mailbox_offset(local_size_)); }
-  // After the mailbox, one per process of the machine (by its rank there).
-  result_ring* ring_of(const view& v, int local) const {
-    return reinterpret_cast<result_ring*>(v.base + mailbox_offset(local_size_) + sizeof(mailbox)) + local;
-  }
-  worker_face* worker_of(const view& v, int i) const {
-    return reinterpret_cast<worker_face*>(v.base + control_bytes_ + static_cast<std::size_t>(i) * page_);
-  }
+  using slot = shared_layout::slot;
+  using result_ring = shared_layout::result_ring;
+  using result_entry = shared_layout::result_entry;
+  using mailbox = shared_layout::mailbox;
+  using view = shared_layout::view;
+  static constexpr std::uint32_t free_slot = shared_layout::free_slot, claiming = shared_layout::claiming,
+                                 posted = shared_layout::posted;
 
-  static std::size_t page_bytes();
-  static std::size_t control_size(int local_size);
-
+  shared_layout layout_;  // the same in every process: it depends on the local size only
   int fd_ = -1;
   bool mapped_ = false;  // the views are mappings (not a test's memory)
-  std::size_t page_ = 4096;
-  std::size_t control_bytes_ = 0;  // the same in every process: it depends on the local size only
   int local_rank_ = 0;
-  int local_size_ = 1;
   int world_rank_ = 0;
   char* own_ = nullptr;
   std::size_t own_bytes_ = 0;
@@ -286,7 +226,7 @@ bool shared_requests::take_results(F&& f) {
   view me{own_, own_bytes_};
   bool any = false;
   for (int r : thieves_) {
-    result_ring* g = ring_of(me, local_of_[static_cast<std::size_t>(r)]);
+    result_ring* g = layout_.ring_of(me, local_of_[static_cast<std::size_t>(r)]);
     std::uint64_t h = g->head.load(std::memory_order_relaxed);
     std::uint64_t t = g->tail.load(std::memory_order_acquire);
     for (; h < t; ++h) {
@@ -308,7 +248,7 @@ bool shared_requests::adopt(F&& f) {
   bool claims = false;
   for (int r : thieves_)
     for (int k = 0; k < slots_per_thief; ++k) {
-      slot* s = slot_of(me, local_of_[static_cast<std::size_t>(r)], k);
+      slot* s = layout_.slot_of(me, local_of_[static_cast<std::size_t>(r)], k);
       std::uint32_t st = s->state.load(std::memory_order_acquire);
       if (st == claiming) claims = true;
       if (st != posted) continue;

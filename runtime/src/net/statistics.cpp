@@ -15,9 +15,9 @@ network::counts network::figures() const {
   c.wakeups = sleep_.wakeups();
   c.requests_posted = steal_.thief().posts().all.load(std::memory_order_relaxed);
   c.requests_posted_by_workers = steal_.thief().posts().by_workers.load(std::memory_order_relaxed);
-  c.pieces_mailed = steal_.victim().pieces_mailed();
+  c.pieces_mailed = steal_.mail().pieces_mailed();
   c.results_mailed = steal_.pieces().results_mailed();
-  c.results_taken_by_workers = steal_.victim().results_taken_here();
+  c.results_taken_by_workers = steal_.mail().results_taken_here();
   c.pieces = steal_.victim().pieces_sent().count.load(std::memory_order_relaxed);
   c.piece_bytes = steal_.victim().pieces_sent().bytes.load(std::memory_order_relaxed);
   c.results = steal_.pieces().results_sent().count.load(std::memory_order_relaxed);

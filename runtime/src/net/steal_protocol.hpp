@@ -6,14 +6,17 @@
 //                       steal-backs and results
 //   victim_ranks.hpp    which process to ask for work next
 //   steal_victim.hpp    other processes' requests served here, by proxies
+//                       (proxy_pool.hpp)
+//   victim_mail.hpp     ... and, for a thief on this machine, pieces put
+//                       into its mailbox and results taken from the rings
 //   steal_context.hpp   what all use (the process, the outbox, the loop,
 //                       the request numbers, shared memory)
-// This class owns the five and is the message thread's view of them: it
+// This class owns the six and is the message thread's view of them: it
 // routes each message to its side (a WORK or REFUSE answers this process's
 // request or one of its steal-backs; a REQUEST is held for the next root
 // call or served), opens shared memory, and says when the root call may
 // end and when an answer is due. Workers and the network call the sides
-// themselves (thief(), pieces(), victims(), victim()).
+// themselves (thief(), pieces(), victims(), victim(), mail()).
 #pragma once
 
 #include <mpi.h>
@@ -26,6 +29,7 @@
 #include "steal_context.hpp"
 #include "steal_thief.hpp"
 #include "steal_victim.hpp"
+#include "victim_mail.hpp"
 
 namespace tascell::detail::net {
 
@@ -45,6 +49,8 @@ class steal_protocol {
   victim_ranks& victims() { return victims_; }
   steal_victim& victim() { return victim_; }
   const steal_victim& victim() const { return victim_; }
+  victim_mail& mail() { return mail_; }
+  const victim_mail& mail() const { return mail_; }
 
   // Once the ranks are known.
   void place(int rank, int size, std::uint64_t seed);
@@ -95,6 +101,7 @@ class steal_protocol {
   victim_ranks victims_{c_};
   steal_thief thief_{c_, pieces_, victims_};
   steal_victim victim_{c_};
+  victim_mail mail_{c_, victim_, victim_.pieces_sent()};
 };
 
 template <class Polled>

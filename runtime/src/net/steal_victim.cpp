@@ -5,53 +5,12 @@
 #include <utility>
 
 #include "giver.hpp"
+#include "victim_mail.hpp"
 #include "registry.hpp"
 #include "tascell/detail/entry.hpp"
 #include "tascell/wire.hpp"
 
 namespace tascell::detail::net {
-
-int steal_victim::mail_piece(worker_face* proxy_worker, task* t) {
-  // Read before the piece is handed over (the message thread may reuse the
-  // proxy then); written by the message thread before it published the
-  // proxy (remote_rank last, with release).
-  int thief = proxy_worker->remote_rank.load(std::memory_order_acquire);
-  int k = proxy_worker->post_slot;
-  if (k < 0 || thief < 0 || !t->kind->wire) return -1;
-  std::string body;
-  std::size_t inputs = 0;
-  try {
-    writer w(body);
-    inputs = write_work(w, c_.shared.posted_seq(thief, k), t);
-  } catch (const std::exception&) {
-    return -1;  // the message thread tries again and says why it cannot
-  }
-  if (!c_.shared.write_mail(thief, body)) return -1;
-  steal_context::count_sent(pieces_out_, inputs);
-  t->mailed = true;
-  return thief;
-}
-
-void steal_victim::mail_sent(int thief) {
-  c_.shared.publish_mail(thief);
-  mailed_.fetch_add(1, std::memory_order_relaxed);
-  // The message thread is not woken: it records the piece at its next turn,
-  // or when a message about it comes (given_proxy); the thief's next
-  // request finds another slot free (slots_per_thief). The results of
-  // such pieces do not wake it either (mail_result), so once half the
-  // thief's slots wait, this worker records the pieces and frees the slots
-  // itself when the thread is not in a turn, or rings it: else the thief's
-  // requests would go by MPI, waking both message threads. The results
-  // waiting in shared memory are taken then too, so that the thief's
-  // results need not go by MPI for want of room.
-  if (c_.shared.unadopted(thief) < shared_requests::slots_per_thief / 2) return;
-  if (!c_.loop.try_take_turn()) {
-    c_.loop.wake();
-    return;
-  }
-  collect_mailed();
-  take_results_in_turn();
-}
 
 void steal_victim::answer(proxy& p, task* t) {
   worker_face* req = p.w->requester.load(std::memory_order_acquire);
@@ -67,91 +26,8 @@ bool steal_victim::answer_back(std::uint64_t seq, task* t) {
   backs_.erase(it);
   p->back_seq = 0;
   answer(*p, t);
-  if (!p->given) free_proxy(p);
+  if (!p->given) pool_.give_back(p);
   return true;
-}
-
-void steal_victim::apply_result(int from, std::string_view bytes) {
-  reader r(bytes);
-  on_result(from, r);
-  if (!r.done()) throw malformed_message("bytes after the result");
-}
-
-bool steal_victim::take_results() {
-  bool any = false;
-  int from = -1;
-  c_.guarded(from, [&] {
-    any = c_.shared.take_results([&](int thief, std::string_view bytes) {
-      from = thief;
-      apply_result(thief, bytes);
-    });
-  });
-  return any;
-}
-
-bool steal_victim::take_results_here() {
-  if (!c_.shared.results_waiting() || !c_.loop.try_take_turn()) return false;
-  return take_results_in_turn();
-}
-
-bool steal_victim::take_results_in_turn() {
-  bool any = false, bad = false;
-  try {
-    any = c_.shared.take_results([&](int thief, std::string_view bytes) {
-      apply_result(thief, bytes);
-      results_here_.fetch_add(1, std::memory_order_relaxed);
-    });
-  } catch (const std::exception&) {
-    bad = true;  // left where it is: the message thread takes it and says what is wrong
-  }
-  c_.loop.end_taken_turn();
-  if (bad) c_.loop.wake();
-  return any;
-}
-
-steal_victim::proxy* steal_victim::make_proxy() {
-  proxy* p;
-  if (!spare_.empty()) {
-    p = spare_.back();
-    spare_.pop_back();
-    worker_face* w = p->w;
-    *p = proxy{};
-    p->w = w;
-    w->post_slot = -1;
-  } else {
-    p = new proxy;
-    p->w = new worker_face;
-    p->w->id = -1;
-  }
-  return p;
-}
-
-steal_victim::proxy* steal_victim::new_proxy() {
-  proxy* p = make_proxy();
-  proxies_.push_back(p);
-  return p;
-}
-
-// A proxy ready for a request that `thief` (on this machine) posts to one
-// of this process's workers itself: its address is published in the slot
-// the thief writes.
-void steal_victim::stand(int thief, int k) {
-  proxy* p = make_proxy();
-  p->from = thief;
-  p->w->wanted = nullptr;
-  p->w->reply.store(no_reply, std::memory_order_relaxed);
-  p->w->post_slot = k;
-  // Last, with release: the worker that answers reads it with acquire
-  // (serve.cpp, answer_request).
-  p->w->remote_rank.store(thief, std::memory_order_release);
-  standing_[static_cast<std::size_t>(thief * shared_requests::slots_per_thief + k)] = p;
-  c_.shared.stand(thief, k, p->w);
-}
-
-void steal_victim::stand_all() {
-  standing_.assign(static_cast<std::size_t>(c_.size * shared_requests::slots_per_thief), nullptr);
-  for (int r : c_.shared.thieves())
-    for (int k = 0; k < shared_requests::slots_per_thief; ++k) stand(r, k);
 }
 
 void steal_victim::adopt_posted() {
@@ -159,27 +35,15 @@ void steal_victim::adopt_posted() {
     if (victim < 0 || victim >= c_.process.workers())
       c_.fatal("malformed request from rank " + std::to_string(thief) + " through shared memory: worker " +
             std::to_string(victim) + " of " + std::to_string(c_.process.workers()));
-    proxy* p = standing_[static_cast<std::size_t>(thief * shared_requests::slots_per_thief + k)];
+    proxy* p = pool_.adopt(thief, k);
     p->seq = seq;
     p->victim = c_.process.worker(victim);
-    proxies_.push_back(p);
-    stand(thief, k);
     // Not answered yet: the worker may be napping at a join.
     if (p->w->reply.load(std::memory_order_acquire) == no_reply) {
       posted_local_ = true;
       c_.process.wake_workers();
     }
   });
-}
-
-void steal_victim::free_proxy(proxy* p) {
-  for (auto it = proxies_.begin(); it != proxies_.end(); ++it)
-    if (*it == p) {
-      proxies_.erase(it);
-      break;
-    }
-  p->given = nullptr;
-  spare_.push_back(p);
 }
 
 void steal_victim::on_request(int from, std::uint64_t seq, bool wanted, task* target) {
@@ -189,13 +53,13 @@ void steal_victim::on_request(int from, std::uint64_t seq, bool wanted, task* ta
     if (!target) return refuse_now();  // finished meanwhile
     target->waited_for.store(true, std::memory_order_relaxed);  // its result rings (received_pieces::send_result)
   }
-  proxy* p = new_proxy();
+  proxy* p = pool_.take();
   p->from = from;
   p->seq = seq;
   p->wanted = target;
   p->w->remote_rank.store(from, std::memory_order_relaxed);
   if (!ask_local(*p)) {
-    free_proxy(p);
+    pool_.give_back(p);
     refuse_now();
   }
 }
@@ -259,27 +123,9 @@ void steal_victim::send_work(proxy& p, task* t) {
   c_.out.begin(p.from, msg::work).append(body);
 }
 
-// WORK's fields, as unpack_work reads them; the handle is the piece's serial.
-std::size_t steal_victim::write_work(writer& w, std::uint64_t seq, task* t) {
-  std::ostringstream os;
-  {
-    out_archive a(os);
-    t->kind->wire->pack(t, a);
-  }
-  w.put(seq);
-  w.put(id_of(t->kind));
-  w.put(t->serial);
-  w.put(t->lo);
-  w.put(t->hi);
-  w.put(t->tree_depth);
-  std::string inputs = os.str();
-  w.bytes(inputs);
-  return inputs.size();
-}
-
 bool steal_victim::tend_proxies() {
   bool any = false;
-  std::vector<proxy*> list = proxies_;
+  std::vector<proxy*> list = pool_.in_use();
   for (proxy* p : list) {
     if (p->victim) {
       // Waiting for the local worker's answer.
@@ -295,7 +141,7 @@ bool steal_victim::tend_proxies() {
                                                            std::memory_order_acq_rel)) {
             p->victim = nullptr;
             c_.refuse(p->from, p->seq);
-            free_proxy(p);
+            pool_.give_back(p);
             any = true;
           }
         }
@@ -310,7 +156,7 @@ bool steal_victim::tend_proxies() {
       }
       if (!p->wanted && !c_.process.root_done() && ask_local(*p)) continue;
       c_.refuse(p->from, p->seq);
-      free_proxy(p);
+      pool_.give_back(p);
       continue;
     }
     if (!p->given) continue;
@@ -340,22 +186,22 @@ bool steal_victim::tend_proxies() {
   // A claim on a proxy that carries no piece is stale: refuse it. Spare
   // proxies' pieces came back. Standing proxies never have one: a worker
   // waiting at a join read its piece's thief (a proxy) just before the
-  // piece's result came back; the proxy went to spare_ and from there to
-  // stand for a thief on this machine (make_proxy takes the newest spare),
+  // piece's result came back; the proxy became spare and from there went to
+  // stand for a thief on this machine (proxy_pool::make takes the newest spare),
   // and the worker's claim came after. Left for the proxy's next adoption
   // to answer, the worker would wait until then (mpi.late_steal_back makes
   // such claims: 1-4 per run; decisions.md, "Stale steal-back claims on
   // standing proxies").
-  for (const auto* list : {&spare_, &standing_})
-    for (proxy* p : *list)
-      if (p && p->w->requester.load(std::memory_order_acquire)) {
-        answer(*p, refused);
-        any = true;
-      }
+  pool_.for_each_idle([&](proxy& p) {
+    if (p.w->requester.load(std::memory_order_acquire)) {
+      answer(p, refused);
+      any = true;
+    }
+  });
   return any;
 }
 
-steal_victim::proxy* steal_victim::given_proxy(int from, std::uint64_t handle) {
+proxy* steal_victim::given_proxy(int from, std::uint64_t handle) {
   auto it = given_.find(handle);
   if (it == given_.end()) {
     collect_mailed();
@@ -369,7 +215,7 @@ void steal_victim::collect_mailed() {
   // it (mail_piece, then the reply, then mail_sent): a message of the thief
   // about it finds the reply set here.
   adopt_posted();
-  std::vector<proxy*> list = proxies_;
+  std::vector<proxy*> list = pool_.in_use();
   for (proxy* p : list) {
     if (!p->victim) continue;
     task* t = p->w->reply.load(std::memory_order_acquire);
@@ -405,7 +251,7 @@ void steal_victim::on_result(int from, reader& r) {
   given_.erase(handle);
   p->given = nullptr;
   c_.process.piece_done(t);  // as a local thief ends one (run_task)
-  if (!p->back_seq) free_proxy(p);
+  if (!p->back_seq) pool_.give_back(p);
 }
 
 void steal_victim::on_cancel_up(int from, std::uint64_t handle) {
@@ -414,15 +260,6 @@ void steal_victim::on_cancel_up(int from, std::uint64_t handle) {
   task* t = p->given;
   t->cancel_up.store(true, std::memory_order_release);
   c_.process.alarm_victim(t);
-}
-
-steal_victim::~steal_victim() {
-  for (auto* list : {&proxies_, &spare_, &standing_})
-    for (proxy* p : *list) {
-      if (!p) continue;
-      delete p->w;
-      delete p;
-    }
 }
 
 void steal_victim::adopt_posted_requests() {

@@ -12,7 +12,7 @@
 // slot where a standing proxy waits (stand, adopt_posted); the worker then
 // puts the piece into the thief's mailbox (mail_piece) and the results
 // come back through a ring that a worker waiting at the join may take
-// (take_results_here).
+// (victim_mail.hpp). The proxies are proxy_pool.hpp's.
 #pragma once
 
 #include <atomic>
@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "proxy_pool.hpp"
 #include "steal_context.hpp"
 #include "worker_face.hpp"
 
@@ -31,26 +32,12 @@ namespace tascell::detail::net {
 class steal_victim {
  public:
   explicit steal_victim(steal_context& c) : c_(c) {}
-  ~steal_victim();
   steal_victim(const steal_victim&) = delete;
   steal_victim& operator=(const steal_victim&) = delete;
 
-  // --- workers ---
-  // A worker answering a standing proxy with piece t puts it into the
-  // thief's mailbox: the thief's rank, or -1 (the message thread sends it).
-  int mail_piece(worker_face* proxy_worker, task* t);
-  void mail_sent(int thief);
-  std::int64_t pieces_mailed() const { return mailed_.load(std::memory_order_relaxed); }
+  // Pieces given by MPI or through a mailbox (victim_mail.hpp counts those).
+  steal_context::sent_figures& pieces_sent() { return pieces_out_; }
   const steal_context::sent_figures& pieces_sent() const { return pieces_out_; }
-  std::int64_t results_taken_here() const { return results_here_.load(std::memory_order_relaxed); }
-  // The results waiting in this process's rings (the message thread's
-  // turn), or taken by a worker waiting at a join when the thread is not
-  // in a turn (false also when it could not take the turn).
-  bool take_results();
-  bool take_results_here();
-  // A worker holding the turn (try_take_turn): takes the results, then
-  // ends the turn.
-  bool take_results_in_turn();
 
   // --- the message thread ---
   void begin_turn() { posted_local_ = false; }
@@ -62,7 +49,7 @@ class steal_victim {
   bool claims_seen() const { return claims_seen_; }
   void see_claims() { claims_seen_ = true; }
   // The standing proxies, once shared memory is open.
-  void stand_all();
+  void stand_all() { pool_.stand_all(); }
   // Requests posted through shared memory become proxies (and the root call
   // they may be posted for is published).
   void adopt_posted_requests();
@@ -77,9 +64,12 @@ class steal_victim {
   // when no such request is out.
   bool answer_back(std::uint64_t seq, task* t);
   void on_result(int from, reader& r);
+  // The pieces that workers put into thieves' mailboxes since the last
+  // look, recorded (and the requests posted since, adopted).
+  void collect_mailed();
   void on_cancel_up(int from, std::uint64_t handle);
   // No proxy is in use and no steal-back is out.
-  bool quiet() const { return proxies_.empty() && backs_.empty(); }
+  bool quiet() const { return pool_.in_use().empty() && backs_.empty(); }
   template <class Polled>
   bool answer_due(Polled polled) const {
     for (auto& [seq, p] : backs_)
@@ -91,55 +81,26 @@ class steal_victim {
   // message thread knows of one proxy.
   void describe(std::ostream& m) const;
   void describe(std::ostream& m, const worker_face* proxy_worker) const;
-  std::size_t pieces_out() const { return given_.size(); }
-  std::size_t steal_backs_out() const { return backs_.size(); }
+  // Pieces out in other processes, and steal-backs out.
+  std::pair<std::size_t, std::size_t> out() const { return {given_.size(), backs_.size()}; }
 
  private:
-  // Through which the message thread asks a local worker for work on
-  // behalf of another process; it then stands for the remote thief of the
-  // piece it got (its `requester` receives local steal-back requests).
-  struct proxy {
-    worker_face* w = nullptr;  // the requester object (remote_rank set)
-    int from = -1;             // the process that asked
-    std::uint64_t seq = 0;     // its request number
-    task* wanted = nullptr;    // steal-back: the local piece asked for
-    std::vector<worker_face*> tried;  // local victims asked already
-    worker_face* victim = nullptr;    // the one being asked now
-    task* given = nullptr;     // the piece sent (until its result returns)
-    std::uint64_t handle = 0;  // its handle
-    bool stop_sent = false;
-    // A local steal-back forwarded through this proxy: its request number.
-    std::uint64_t back_seq = 0;
-  };
-
   bool ask_local(proxy& p);  // posts p's request to a local worker
   // Answers the local worker that asks through p (a steal-back) with t, or
   // `refused`.
   void answer(proxy& p, task* t);
   void send_work(proxy& p, task* t);
-  // A WORK message's fields for piece t answering request seq (throws what
-  // packing its inputs throws); returns the size of its inputs.
-  static std::size_t write_work(writer& w, std::uint64_t seq, task* t);
-  proxy* make_proxy();  // a fresh proxy, not yet in use
-  proxy* new_proxy();   // ... in use (proxies_)
-  void stand(int thief, int k);  // in slot k (shared_requests::slots_per_thief)
   void adopt_posted();
-  void free_proxy(proxy* p);
-  // A result from the ring of `from` (a RESULT's fields).
-  void apply_result(int from, std::string_view bytes);
   // A message about piece `handle` given to `from` came, and given_ does
   // not have it: it may have gone through the mailbox, its proxy not looked
   // at yet (collect_mailed). The proxy, or nullptr.
   proxy* given_proxy(int from, std::uint64_t handle);
-  void collect_mailed();
   void say_in_use(std::ostream& m, const proxy& p) const;
 
   steal_context& c_;
 
   // --- message thread only ---
-  std::vector<proxy*> proxies_;  // in use
-  std::vector<proxy*> spare_;
-  std::vector<proxy*> standing_;  // by thief and slot
+  proxy_pool pool_{c_};
   std::map<std::uint64_t, proxy*> given_;  // handle -> proxy of a piece given away
   std::map<std::uint64_t, proxy*> backs_;  // steal-back request number -> proxy
   // Requests for the next root call, which this process has not begun yet.
@@ -147,9 +108,7 @@ class steal_victim {
   bool claims_seen_ = false;
   bool posted_local_ = false;
 
-  alignas(64) std::atomic<std::int64_t> mailed_{0};  // pieces given through a mailbox (mail_piece)
-  std::atomic<std::int64_t> results_here_{0};  // results taken by a worker of this process (take_results_here)
-  steal_context::sent_figures pieces_out_;
+  alignas(64) steal_context::sent_figures pieces_out_;  // counted by workers too (victim_mail)
 };
 
 }  // namespace tascell::detail::net

@@ -42,7 +42,7 @@ class worker_link {
   // A worker waiting at a join: the results of pieces given to processes of
   // this machine wait in shared memory (received_pieces::mail_result) until
   // it, or the message thread, takes them. True when it took any.
-  bool take_results() { return steal_.victim().take_results_here(); }
+  bool take_results() { return steal_.mail().take_results_here(); }
 
   // A worker of this process has given t for the proxy `proxy_worker`, not
   // yet handed it over: when the proxy answers a request that a thief on
@@ -51,8 +51,8 @@ class worker_link {
   // thief's rank; then, once t is handed to the proxy, the worker calls
   // mail_sent(rank), which lets the thief see it. -1 when t must go by MPI
   // (the worker then wakes the message thread, which sends it).
-  int mail_piece(worker_face* proxy_worker, task* t) { return steal_.victim().mail_piece(proxy_worker, t); }
-  void mail_sent(int thief) { steal_.victim().mail_sent(thief); }
+  int mail_piece(worker_face* proxy_worker, task* t) { return steal_.mail().mail_piece(proxy_worker, t); }
+  void mail_sent(int thief) { steal_.mail().mail_sent(thief); }
 
   // A piece from another process finished on worker w of this one
   // (run_task): its outputs go back. The network owns t from here on. A
