@@ -13,7 +13,11 @@
    as bench/tables/retro_bench.py runs it) on 2 x 1 and 1 x 2, both builds
    interleaved: the analysis's time, new / old.
 
+With --only PROBLEM (e.g. "UTS T1"): only that problem's rows of 2, no
+steal latency and no KQKR, for a closer look at one row.
+
 usage: compare_builds.py --old DIR --new DIR [--reps 4] [--old-driver PATH --new-driver PATH]
+                         [--only PROBLEM]
    (DIR: a directory holding mpi-steal-latency, fib-tascell, nqueens-tascell
     and uts-tascell, e.g. build/release/bench and a copy of it made before a
     change)
@@ -41,17 +45,23 @@ def main():
     ap.add_argument("--reps", type=int, default=4)
     ap.add_argument("--old-driver", help="the old build's tascell++ (for KQKR)")
     ap.add_argument("--new-driver", help="the new build's tascell++ (for KQKR)")
+    ap.add_argument("--only", help='one problem of part 2 only, e.g. "UTS T1"')
     a = ap.parse_args()
     builds = {"old": a.old, "new": a.new}
-
-    out = []
-    latency_table("build", latency_samples(a.reps, {k: (d, []) for k, d in builds.items()}), out)
-    print("\n".join(out))
-    print()
+    problems = (("fib(35)", "fib-tascell", "35"), ("n-queens(13)", "nqueens-tascell", "13"),
+                ("UTS T1", "uts-tascell", "T1"), ("UTS T3", "uts-tascell", "T3"))
+    if a.only:
+        problems = tuple(p for p in problems if p[0] == a.only)
+        if not problems:
+            sys.exit("compare_builds.py: --only takes one of fib(35), n-queens(13), UTS T1, UTS T3")
+    else:
+        out = []
+        latency_table("build", latency_samples(a.reps, {k: (d, []) for k, d in builds.items()}), out)
+        print("\n".join(out))
+        print()
     print("| problem | layout | old (s) | new (s) | new / old, each round | speedup old | speedup new |")
     print("|---|---|---:|---:|---:|---:|---:|")
-    for name, binary, arg in (("fib(35)", "fib-tascell", "35"), ("n-queens(13)", "nqueens-tascell", "13"),
-                              ("UTS T1", "uts-tascell", "T1"), ("UTS T3", "uts-tascell", "T3")):
+    for name, binary, arg in problems:
         layouts = ("1 x 1", "1 x 2", "2 x 1")
         got = {(l, k): [] for l in layouts for k in builds}
         for _ in range(a.reps):
@@ -67,7 +77,7 @@ def main():
             print("| %s | %s | %.4f | %.4f | %.3f (%.3f-%.3f) | %.2f | %.2f |" %
                   (name, l, med[(l, "old")], med[(l, "new")], statistics.median(ratios), min(ratios), max(ratios),
                    speed["old"], speed["new"]))
-    if a.old_driver and a.new_driver:
+    if a.old_driver and a.new_driver and not a.only:
         kqkr(a)
 
 
