@@ -21,6 +21,9 @@ tascell::sim::config layout(std::uint64_t seed, int depth) {
   c.processes = 2 + static_cast<int>(seed % 3);
   c.workers = 1 + static_cast<int>((seed / 3) % 2);
   c.shared = (seed / 6) % 4 != 3;  // one seed in four by message only
+  // Three seeds in four: a worker's step holds its message thread's turn
+  // one time in four (its try_take_turn fails); the fourth, never.
+  c.turn_held = seed % 4 == 0 ? 0 : 4;
   c.incumbents = (seed / 24) % 2 == 1;  // half the seeds: branch and bound with lifeline incumbents
   c.throws = !c.incumbents && (seed / 48) % 2 == 1;  // a quarter: a leaf throws
   c.cancels = !c.incumbents && !c.throws && (seed / 96) % 2 == 1;  // an eighth: a search that cancels
@@ -43,7 +46,7 @@ tascell::sim::config layout(std::uint64_t seed, int depth) {
 int main(int argc, char** argv) {
   CLI::App app{"The protocol between processes under a simulated network, seed by seed"};
   std::uint64_t from = 1, count = 10000;
-  int depth = 7, root_calls = 2, preempt = 8;
+  int depth = 7, root_calls = 2, preempt = 8, turn_held = -1;
   std::uint64_t one = 0;
   app.add_option("--from", from, "the first seed");
   app.add_option("--count", count, "how many seeds");
@@ -51,6 +54,10 @@ int main(int argc, char** argv) {
   app.add_option("--depth", depth, "the tree's depth (2 children a node)")->check(CLI::Range(2, 20));
   app.add_option("--root-calls", root_calls, "root calls per seed")->check(CLI::Range(1, 100));
   app.add_option("--preempt", preempt, "how often, out of 16, a worker claiming a request is preempted")
+      ->check(CLI::Range(0, 16));
+  app.add_option("--turn-held", turn_held,
+                 "how often, out of 16, a worker's step runs while its message thread is in a turn "
+                 "(default: 4 in three seeds of four, else 0)")
       ->check(CLI::Range(0, 16));
   CLI11_PARSE(app, argc, argv);
   if (one) {
@@ -66,6 +73,7 @@ int main(int argc, char** argv) {
     tascell::sim::config c = layout(s, depth);
     c.root_calls = root_calls;
     c.preempt_claims = preempt;
+    if (turn_held >= 0) c.turn_held = turn_held;
     tascell::sim::outcome o = tascell::sim::run(c);
     steps += o.steps;
     remote += o.remote_pieces;

@@ -173,6 +173,7 @@ struct process final : net::host {
   std::uint64_t best = 0;      // the incumbent (config::incumbents)
   bool ended_local = false, over = false;
   bool begun = false;  // this process has begun the current root call (config::late_begin)
+  bool turn_held = false;  // a worker's step holds the message thread's turn (config::turn_held)
   std::string outcome;
   std::shared_ptr<detail::table_core> table;  // config::tables: this process's part
   // config::boards: one board of 64-bit values, as tascell/board.hpp keeps
@@ -824,6 +825,23 @@ void help(sim_worker& s, frame& f) {
 
 void world::worker_step(sim_worker& s) {
   worker_impl* w = s.w;
+  // config::turn_held: for this step the message thread is in a turn (not
+  // nested: a step inside a preemption window leaves it as it is). The
+  // worker's try_take_turn then runs on the thread that holds the lock:
+  // glibc's trylock of a normal mutex fails then as for any other thread
+  // (the standard leaves it undefined; TSan reports nothing for it).
+  struct turn_hold {
+    process* p = nullptr;
+    std::unique_lock<std::mutex> lock;
+    ~turn_hold() {
+      if (lock.owns_lock()) p->turn_held = false;
+    }
+  } hold;
+  if (!s.p->turn_held && roll(16) < static_cast<std::uint64_t>(c.turn_held)) {
+    hold.p = s.p;
+    hold.lock = std::unique_lock<std::mutex>(s.p->net->turn_lock_for_testing(), std::try_to_lock);
+    if (hold.lock.owns_lock()) s.p->turn_held = true;
+  }
   sim_worker* outer = stepping;
   stepping = &s;
   if (s.settling) {
@@ -934,7 +952,7 @@ bool world::any_step(sim_worker* except) {
   for (std::size_t r = 0; r < n; ++r) {
     for (std::size_t i = 0; i < ps[r]->workers_.size(); ++i)
       if (&ps[r]->workers_[i] != except) choices.push_back({0, static_cast<int>(r * 64 + i)});
-    choices.push_back({1, static_cast<int>(r)});
+    if (!ps[r]->turn_held) choices.push_back({1, static_cast<int>(r)});
     for (std::size_t to = 0; to < n; ++to)
       if (!flight[r][to].empty()) choices.push_back({2, static_cast<int>(r * 64 + to)});
   }

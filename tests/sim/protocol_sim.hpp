@@ -79,6 +79,12 @@ struct config {
   // How often a worker that claims an armed request is preempted between
   // looking and claiming (out of 16); 0: never.
   int preempt_claims = 8;
+  // How often a worker's step runs while its process's message thread is in
+  // a turn on another core (out of 16): every try_take_turn in the step
+  // fails, so the worker rings instead of settling a take, taking results
+  // at a join or recording mailed pieces itself, and the thread's next turn
+  // waits until the step is over; 0: never (the turn is always free).
+  int turn_held = 4;
   // The processes do not begin a root call at one moment: each but rank 0
   // begins it after up to this many steps of the others (its program
   // reached root() later), so messages of a call may reach a process

@@ -140,6 +140,9 @@ class network final {
 
   // Test hook: sends raw bytes to a rank as if they were a batch.
   void send_raw(int to, std::string bytes);
+  // The lock of the message thread's turn (tests/sim/ holds it while a
+  // worker steps, as if the thread were in a turn on another core).
+  std::mutex& turn_lock_for_testing() { return loop_.turn_lock(); }
 
  private:
   using event = event_queue::event;
