@@ -163,6 +163,10 @@ std::vector<setting> make_table() {
                               {"off", mpi_use::off},
                               {"1", mpi_use::on},
                               {"on", mpi_use::on}})},
+      {"TASCELL_NET_DELAY_US", "0", "a number of microseconds from 0 to 1000000",
+       "for tests and measurements: every message to a process on another machine waits this long before "
+       "it is sent, as over a slower network (docs/cluster.md)",
+       g::processes, whole(&settings::net_delay_us, 0, 1000000)},
       {"TASCELL_REMOTE_VICTIM", "loaded", "loaded (the process with the highest load heard of) or random",
        "which process a process without work asks", g::processes,
        words(&settings::remote_victim, {{"loaded", victim_choice::loaded}, {"random", victim_choice::random}})},

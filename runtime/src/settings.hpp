@@ -49,6 +49,9 @@ struct settings {
   int incumbent_param = 0;                  // x of random:x, l of lifeline:l
   std::string trace;                        // TASCELL_TRACE: a path, or empty
   std::int64_t trace_records = 0;           // TASCELL_TRACE_RECORDS: per worker and message thread
+  // Tests and measurements: microseconds every batch to a process on
+  // another machine waits before it is sent (an emulated link's latency).
+  int net_delay_us = 0;                     // TASCELL_NET_DELAY_US
   // Tables on one process: owners the checking mode plays (0: off), or -1:
   // 3 in a debug build of the program, else off (tables/table_check.cpp).
   int table_check = -1;                     // TASCELL_TABLE_CHECK

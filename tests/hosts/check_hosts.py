@@ -20,7 +20,12 @@ TASCELL_HOSTS_MPIRUN_ARGS (one per line) and checks:
    workers: exit status 0 and no WRONG;
 5. with --tables TABLE_PROGRAMS, the distributed tables' programs the same
    way (`TABLE_PROGRAMS all --repeat K`, --tables-repeat: updates, fences
-   and carried entries between hosts).
+   and carried entries between hosts);
+6. a slower network (TASCELL_NET_DELAY_US): with 5 ms on every message
+   between hosts, every root call of a rank that got a piece from another
+   host lasts at least 10 ms (its request and the piece each waited), a
+   bound the machine's noise cannot break; with 20 us, `PROGRAM all` x 1
+   worker, answers checked.
 
 Each mpirun has a time limit; a run that passes it is a failure (a hang).
 """
@@ -32,6 +37,7 @@ import subprocess
 import sys
 
 LIMIT = 180  # seconds per mpirun: far above what any run takes (and 5 of them within ctest's TIMEOUT)
+CALLS = re.compile(r"tascell stats: rank (\d+) of \d+: root call ([0-9.]+) s, .*?, (\d+) pieces from other processes")
 STATS = re.compile(r"tascell stats: rank (\d+) of (\d+): .*?, (\d+) pieces from other processes, .*?, "
                    r"(\d+) requests posted through shared memory([^\n]*)")
 
@@ -104,9 +110,9 @@ def main():
         lines = STATS.findall(out)
         if sorted({int(r) for r, *_ in lines}) != list(range(np_)):
             fail("statistics lines from ranks %s, not 0..%d:\n%s" % (sorted({r for r, *_ in lines}), np_ - 1, out))
-        return lines, out
+        return lines, out, setting_args
 
-    lines, out = stats(n)
+    lines, out, _ = stats(n)
     if any(int(posted) for _, _, _, posted, _ in lines) or any("through shared memory" in rest
                                                               for *_, rest in lines):
         fail("processes on different hosts used shared memory for requests:\n%s" % out)
@@ -122,7 +128,7 @@ def main():
     # livelock at exit: one spins in MPI_Win_free's barrier and the other,
     # at the same SCHED_FIFO priority, never runs again. The same happens
     # without emulated hosts under `taskset -c 1 mpirun -np 2`.)
-    lines, out = stats(2 * n, "TASCELL_MSG_PRIORITY=normal")
+    lines, out, _ = stats(2 * n, "TASCELL_MSG_PRIORITY=normal")
     if not all("requests on this machine through shared memory" in rest for *_, rest in lines):
         fail("with 2 processes per host, not every rank has requests on its machine through shared memory:\n%s" %
              out)
@@ -151,6 +157,24 @@ def main():
                    [args.tables, "all", "--repeat", str(args.tables_repeat)], env)
             print("ok: %s all --repeat %d on %d hosts x %s workers" % (os.path.basename(args.tables), args.tables_repeat,
                                                                        n, w), flush=True)
+
+
+    # 6. a slower network
+    _, out, _ = stats(n, "TASCELL_NET_DELAY_US=5000")
+    calls = [(r, float(t), int(p)) for r, t, p in CALLS.findall(out)]
+    got = [c for c in calls if c[2] > 0]
+    if not got:
+        fail("with TASCELL_NET_DELAY_US=5000 no rank got a piece from another host:\n%s" % out)
+    short = [c for c in got if c[1] < 0.010]
+    if short:
+        fail("with TASCELL_NET_DELAY_US=5000, root calls that got pieces from other hosts in under 10 ms "
+             "(rank, seconds, pieces): %s\n%s" % (short, out))
+    print("ok: with 5 ms between hosts, %d root calls got pieces from other hosts, each in %.3f s or more" %
+          (len(got), min(c[1] for c in got)), flush=True)
+    mpirun(args, ["-np", str(n), "-x", "TASCELL_WORKERS=1", "-x", "TASCELL_NET_DELAY_US=20", args.program, "all",
+                  "--repeat", "1"], env)
+    print("ok: %s all on %d hosts x 1 worker with 20 us between them" % (os.path.basename(args.program), n),
+          flush=True)
 
 
 if __name__ == "__main__":

@@ -70,6 +70,8 @@ mpi_transport::machine mpi_transport::this_machine() {
   m.ok = true;
   MPI_Comm_rank(m.node, &m.rank);
   MPI_Comm_size(m.node, &m.size);
+  m.members.assign(static_cast<std::size_t>(m.size), -1);
+  if (MPI_Allgather(&rank_, 1, MPI_INT, m.members.data(), 1, MPI_INT, m.node) != MPI_SUCCESS) m.members = {rank_};
   // Did mpirun bind the processes to CPUs of their own, or do they all see
   // the same CPUs (the runtime then splits them, runtime.cpp)?
   cpu_set_t mine;
@@ -162,7 +164,20 @@ mpi_transport::~mpi_transport() {
   for (in_flight& f : sending_) delete static_cast<MPI_Request*>(f.req);
 }
 
+void mpi_transport::delay_to(std::vector<bool> delayed, std::chrono::microseconds delay) {
+  delayed_ = std::move(delayed);
+  delay_ = delay;
+}
+
 void mpi_transport::send(int to, std::string batch) {
+  if (delay_.count() > 0 && static_cast<std::size_t>(to) < delayed_.size() && delayed_[static_cast<std::size_t>(to)]) {
+    held_.push_back({now() + delay_, to, std::move(batch)});
+    return;
+  }
+  isend(to, std::move(batch));
+}
+
+void mpi_transport::isend(int to, std::string batch) {
   sending_.push_back({std::move(batch), new MPI_Request});
   in_flight& f = sending_.back();
   int rc = MPI_Isend(f.buf.data(), static_cast<int>(f.buf.size()), MPI_BYTE, to, mpi_tag, MPI_COMM_WORLD,
@@ -172,6 +187,14 @@ void mpi_transport::send(int to, std::string batch) {
 
 bool mpi_transport::reap() {
   bool any = false;
+  if (!held_.empty()) {
+    time_point t = now();
+    while (!held_.empty() && held_.front().due <= t) {
+      isend(held_.front().to, std::move(held_.front().buf));
+      held_.pop_front();
+      any = true;
+    }
+  }
   for (auto it = sending_.begin(); it != sending_.end();) {
     int done = 0;
     int rc = MPI_Test(static_cast<MPI_Request*>(it->req), &done, MPI_STATUS_IGNORE);

@@ -10,9 +10,11 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <deque>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "../trace.hpp"
 #include "transport.hpp"
@@ -48,6 +50,7 @@ class mpi_transport final : public transport {
   struct machine {
     MPI_Comm node = MPI_COMM_NULL;
     int rank = 0, size = 1;
+    std::vector<int> members;  // their ranks in MPI_COMM_WORLD (this one's included)
     cpu_sharing cpus = cpu_sharing::alone;
     bool ok = false;
   };
@@ -61,9 +64,17 @@ class mpi_transport final : public transport {
   // collective): the trace's common timeline.
   trace_clock align_clocks();
 
+  // For tests and measurements (TASCELL_NET_DELAY_US): every batch to a
+  // rank r with delayed[r] waits `delay` before its MPI_Isend (in reap()),
+  // in the order sent. The message thread's sleep ends in time for the
+  // next (next_due).
+  void delay_to(std::vector<bool> delayed, std::chrono::microseconds delay);
+  bool holding() const { return !held_.empty(); }
+  time_point next_due() const { return held_.front().due; }
+
   void send(int to, std::string batch) override;
   bool reap() override;
-  bool sending() const override { return !sending_.empty(); }
+  bool sending() const override { return !sending_.empty() || !held_.empty(); }
   bool receive(int& from, std::string& batch) override;
   [[noreturn]] void abort(const std::string& cause) override;
   time_point now() const override { return std::chrono::steady_clock::now(); }
@@ -73,9 +84,18 @@ class mpi_transport final : public transport {
     std::string buf;
     void* req;  // MPI_Request, opaque here
   };
+  struct held {
+    time_point due;
+    int to;
+    std::string buf;
+  };
   explicit mpi_transport(int rank, int size) : rank_(rank), size_(size) {}
+  void isend(int to, std::string batch);
   int rank_, size_;
   std::deque<in_flight> sending_;
+  std::deque<held> held_;  // by due time (one delay for all)
+  std::vector<bool> delayed_;
+  std::chrono::microseconds delay_{0};
 };
 
 }  // namespace tascell::detail::net

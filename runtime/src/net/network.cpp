@@ -98,6 +98,15 @@ void network::init_mpi(std::string& error) {
   loop_.use(*mpi_);
   set_rank(at_.rank);
   mpi_transport::machine m = mpi_->this_machine();
+  if (cfg_.net_delay_us > 0) {
+    // TASCELL_NET_DELAY_US: the processes of other machines (those not in
+    // this machine's communicator), as over a slower network.
+    std::vector<bool> other(static_cast<std::size_t>(at_.size), true);
+    other[static_cast<std::size_t>(at_.rank)] = false;
+    for (int r : m.members)
+      if (r >= 0 && r < at_.size) other[static_cast<std::size_t>(r)] = false;
+    mpi_->delay_to(std::move(other), std::chrono::microseconds(cfg_.net_delay_us));
+  }
   if (m.ok) {
     at_.local_rank = m.rank;
     at_.local_size = m.size;
@@ -273,6 +282,9 @@ void network::pause() {
     }
   }
   f.post_wait_us = post_wait_us;
+  // A batch held back (TASCELL_NET_DELAY_US) is sent once due: wake then.
+  if (mpi_ && mpi_->holding())
+    f.post_wait_us = std::min(f.post_wait_us, sleep_before_ask(LONG_MAX, mpi_->next_due(), loop_.now()));
   // Table updates or reads wait for locks: retry soon. A caller waits for
   // an answer from another machine, which does not ring: poll soon (one
   // that rings wakes this thread; polling at 20 us while a process waited
