@@ -21,7 +21,7 @@ TASCELL_HOSTS_MPIRUN_ARGS (one per line) and checks:
 5. with --tables TABLE_PROGRAMS, the distributed tables' programs the same
    way (`TABLE_PROGRAMS all --repeat K`, --tables-repeat: updates, fences
    and carried entries between hosts);
-6. a slower network (TASCELL_NET_DELAY_US): with 5 ms on every message
+6. unless --no-delay, a slower network (TASCELL_NET_DELAY_US): with 5 ms on every message
    between hosts, every root call of a rank that got a piece from another
    host lasts at least 10 ms (its request and the piece each waited), a
    bound the machine's noise cannot break; with 20 us, `PROGRAM all` x 1
@@ -77,6 +77,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=17)
     ap.add_argument("--tables", help="tests/mpi/table_programs, run as step 5")
     ap.add_argument("--tables-repeat", type=int, default=2)
+    ap.add_argument("--no-delay", action="store_true", help="skip step 6 (the slower network)")
     args = ap.parse_args()
     if "TASCELL_HOSTS_MPIRUN_ARGS" not in os.environ:
         fail("TASCELL_HOSTS_MPIRUN_ARGS is not set: run this under emulated_hosts.sh exec N -- ...")
@@ -159,10 +160,12 @@ def main():
                                                                        n, w), flush=True)
 
 
+    if args.no_delay:
+        return
     # 6. a slower network (with 5 ms a round trip takes 10 ms, about as long
     # as fib's root call: up to three runs until some root call got a piece)
     for _ in range(3):
-        _, out, _ = stats(n, "TASCELL_NET_DELAY_US=5000", repeat=5)
+        _, out, _ = stats(n, "TASCELL_NET_DELAY_US=5000")
         calls = [(r, float(t), int(p)) for r, t, p in CALLS.findall(out)]
         got = [c for c in calls if c[2] > 0]
         if got:
