@@ -173,7 +173,6 @@ struct process final : net::host {
   std::uint64_t best = 0;      // the incumbent (config::incumbents)
   bool ended_local = false, over = false;
   bool begun = false;  // this process has begun the current root call (config::late_begin)
-  bool turn_held = false;  // a worker's step holds the message thread's turn (config::turn_held)
   std::string outcome;
   std::shared_ptr<detail::table_core> table;  // config::tables: this process's part
   // config::boards: one board of 64-bit values, as tascell/board.hpp keeps
@@ -296,6 +295,13 @@ struct world {
   std::size_t object_bytes = 0, region_bytes = 0;
 
   std::uint64_t roll(std::uint64_t n) { return n ? rng() % n : 0; }
+  // config::turn_held: the process whose message thread's turn a worker's
+  // step holds, or nullptr. One at a time, and no turn of any process runs
+  // in the step's preemption windows meanwhile: a turn of another process
+  // there would take two turn locks in one order here and the other order
+  // elsewhere (ThreadSanitizer reports the inversion, though one thread
+  // cannot deadlock).
+  process* held_turn = nullptr;
   bool any_step(sim_worker* except);
   void worker_step(sim_worker& s);
   bool leaf_update(sim_worker& s, std::uint64_t id);
@@ -826,21 +832,21 @@ void help(sim_worker& s, frame& f) {
 void world::worker_step(sim_worker& s) {
   worker_impl* w = s.w;
   // config::turn_held: for this step the message thread is in a turn (not
-  // nested: a step inside a preemption window leaves it as it is). The
+  // nested: see held_turn). The
   // worker's try_take_turn then runs on the thread that holds the lock:
   // glibc's trylock of a normal mutex fails then as for any other thread
   // (the standard leaves it undefined; TSan reports nothing for it).
   struct turn_hold {
-    process* p = nullptr;
     std::unique_lock<std::mutex> lock;
+    world* wd = nullptr;
     ~turn_hold() {
-      if (lock.owns_lock()) p->turn_held = false;
+      if (lock.owns_lock()) wd->held_turn = nullptr;
     }
   } hold;
-  if (!s.p->turn_held && roll(16) < static_cast<std::uint64_t>(c.turn_held)) {
-    hold.p = s.p;
+  if (!held_turn && roll(16) < static_cast<std::uint64_t>(c.turn_held)) {
+    hold.wd = this;
     hold.lock = std::unique_lock<std::mutex>(s.p->net->turn_lock_for_testing(), std::try_to_lock);
-    if (hold.lock.owns_lock()) s.p->turn_held = true;
+    if (hold.lock.owns_lock()) held_turn = s.p;
   }
   sim_worker* outer = stepping;
   stepping = &s;
@@ -952,7 +958,7 @@ bool world::any_step(sim_worker* except) {
   for (std::size_t r = 0; r < n; ++r) {
     for (std::size_t i = 0; i < ps[r]->workers_.size(); ++i)
       if (&ps[r]->workers_[i] != except) choices.push_back({0, static_cast<int>(r * 64 + i)});
-    if (!ps[r]->turn_held) choices.push_back({1, static_cast<int>(r)});
+    if (!held_turn) choices.push_back({1, static_cast<int>(r)});
     for (std::size_t to = 0; to < n; ++to)
       if (!flight[r][to].empty()) choices.push_back({2, static_cast<int>(r * 64 + to)});
   }
