@@ -111,9 +111,9 @@ def main():
         lines = STATS.findall(out)
         if sorted({int(r) for r, *_ in lines}) != list(range(np_)):
             fail("statistics lines from ranks %s, not 0..%d:\n%s" % (sorted({r for r, *_ in lines}), np_ - 1, out))
-        return lines, out, setting_args
+        return lines, out
 
-    lines, out, _ = stats(n)
+    lines, out = stats(n)
     if any(int(posted) for _, _, _, posted, _ in lines) or any("through shared memory" in rest
                                                               for *_, rest in lines):
         fail("processes on different hosts used shared memory for requests:\n%s" % out)
@@ -129,7 +129,7 @@ def main():
     # livelock at exit: one spins in MPI_Win_free's barrier and the other,
     # at the same SCHED_FIFO priority, never runs again. The same happens
     # without emulated hosts under `taskset -c 1 mpirun -np 2`.)
-    lines, out, _ = stats(2 * n, "TASCELL_MSG_PRIORITY=normal")
+    lines, out = stats(2 * n, "TASCELL_MSG_PRIORITY=normal")
     if not all("requests on this machine through shared memory" in rest for *_, rest in lines):
         fail("with 2 processes per host, not every rank has requests on its machine through shared memory:\n%s" %
              out)
@@ -165,7 +165,7 @@ def main():
     # 6. a slower network (with 5 ms a round trip takes 10 ms, about as long
     # as fib's root call: up to three runs until some root call got a piece)
     for _ in range(3):
-        _, out, _ = stats(n, "TASCELL_NET_DELAY_US=5000")
+        _, out = stats(n, "TASCELL_NET_DELAY_US=5000")
         calls = [(r, float(t), int(p)) for r, t, p in CALLS.findall(out)]
         got = [c for c in calls if c[2] > 0]
         if got:

@@ -295,13 +295,13 @@ struct world {
   std::size_t object_bytes = 0, region_bytes = 0;
 
   std::uint64_t roll(std::uint64_t n) { return n ? rng() % n : 0; }
-  // config::turn_held: the process whose message thread's turn a worker's
-  // step holds, or nullptr. One at a time, and no turn of any process runs
+  // config::turn_held: a worker's step holds its message thread's turn.
+  // One at a time, and no turn of any process runs
   // in the step's preemption windows meanwhile: a turn of another process
   // there would take two turn locks in one order here and the other order
   // elsewhere (ThreadSanitizer reports the inversion, though one thread
   // cannot deadlock).
-  process* held_turn = nullptr;
+  bool held_turn = false;
   bool any_step(sim_worker* except);
   void worker_step(sim_worker& s);
   bool leaf_update(sim_worker& s, std::uint64_t id);
@@ -840,13 +840,13 @@ void world::worker_step(sim_worker& s) {
     std::unique_lock<std::mutex> lock;
     world* wd = nullptr;
     ~turn_hold() {
-      if (lock.owns_lock()) wd->held_turn = nullptr;
+      if (lock.owns_lock()) wd->held_turn = false;
     }
   } hold;
   if (!held_turn && roll(16) < static_cast<std::uint64_t>(c.turn_held)) {
     hold.wd = this;
     hold.lock = std::unique_lock<std::mutex>(s.p->net->turn_lock_for_testing(), std::try_to_lock);
-    if (hold.lock.owns_lock()) held_turn = s.p;
+    held_turn = hold.lock.owns_lock();
   }
   sim_worker* outer = stepping;
   stepping = &s;
