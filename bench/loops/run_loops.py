@@ -9,7 +9,9 @@ then runs them round by round, interleaved (seq, tcpp 1 and 2 workers, omp
 1 and 2 threads; each round starting at the next of them), and prints the medians and each ratio's range over the
 rounds, every ratio taken within one round. With --mpi (the default) it
 then runs the Tascell++ program on 2 processes of 1 worker, checks its
-answer against the sequential one, and shows what the pieces carried
+answer against the sequential one, times it beside 1 worker (--mpi-reps
+runs, each paired with a 1-worker run of the same build), and shows what
+the pieces carried
 (TASCELL_STATS=1): the pieces and results sent, the bytes of their inputs
 and outputs, and the bytes of the elements a piece owns.
 
@@ -25,7 +27,7 @@ Translated code is aligned on 64-byte lines (tascell++'s
 loops only.
 
 usage: run_loops.py [--tascellxx P] [--tascellc P] [--reps N] [--layouts K]
-                    [--no-mpi] [--problems stencil,matrows]
+                    [--no-mpi] [--mpi-reps N] [--problems stencil,matrows]
 """
 import argparse
 import os
@@ -64,6 +66,7 @@ def main():
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--layouts", type=int, default=4)
     ap.add_argument("--no-mpi", action="store_true")
+    ap.add_argument("--mpi-reps", type=int, default=3, help="2-process runs, each beside a 1-worker run")
     ap.add_argument("--problems", default="stencil,matrows")
     o = ap.parse_args()
     base = dict(os.environ)
@@ -128,12 +131,23 @@ def main():
             if o.no_mpi:
                 continue
             env = dict(base, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-            p = run(["mpirun", "--oversubscribe", "-np", "2", "-x", "TASCELL_WORKERS=1", "-x", "TASCELL_STATS=1",
-                     os.path.join(tmp, "%s-tcpp.L0" % prob)] + args, env)
-            got = p.stdout.split()[0]
-            if got != answer:
-                raise SystemExit("FAILED: %s on 2 processes answered %s, seq %s" % (prob, got, answer))
-            print("  2 processes x 1 worker: answer right")
+            # Each 2-process run beside a 1-worker run of the same build
+            # (layout 0), the last one with TASCELL_STATS.
+            mpi_times, one_times = [], []
+            for r in range(o.mpi_reps):
+                stats = ["-x", "TASCELL_STATS=1"] if r == o.mpi_reps - 1 else []
+                p = run(["mpirun", "--oversubscribe", "-np", "2", "-x", "TASCELL_WORKERS=1"] + stats +
+                        [os.path.join(tmp, "%s-tcpp.L0" % prob)] + args, env)
+                got, t = p.stdout.split()[0], float(p.stdout.split()[1])
+                if got != answer:
+                    raise SystemExit("FAILED: %s on 2 processes answered %s, seq %s" % (prob, got, answer))
+                mpi_times.append(t)
+                one_times.append(timed([os.path.join(tmp, "%s-tcpp.L0" % prob)] + args,
+                                       dict(base, TASCELL_WORKERS="1"))[1])
+            ratios = [m / w for m, w in zip(mpi_times, one_times)]
+            print("  2 processes x 1 worker: answer right; %.4f s (%.4f-%.4f), %.2f (%.2f-%.2f) times 1 worker "
+                  "run beside it, over %d runs" % (statistics.median(mpi_times), min(mpi_times), max(mpi_times),
+                                                   statistics.median(ratios), min(ratios), max(ratios), o.mpi_reps))
             for l in p.stderr.splitlines():
                 m = re.search(r"rank (\d+) of.*?(\d+) pieces sent \((\d+) bytes of inputs\), (\d+) results sent "
                               r"\((\d+) bytes of outputs\)", l)

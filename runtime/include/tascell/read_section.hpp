@@ -102,10 +102,11 @@ template <class E> struct clause_traits<read_section_t<E>> {
     if (first > last) return;
     if (first < 0 || last >= s.size) throw cereal::Exception("read_section: elements out of the container's range");
     std::size_t n = static_cast<std::size_t>(last - first + 1);
-    s.copy.reset(new E[n]());
     if constexpr (bytes_portable_v<E>) {
+      s.copy = std::make_unique_for_overwrite<E[]>(n);  // every byte is read next
       a(cereal::binary_data(s.copy.get(), n * sizeof(E)));
     } else {
+      s.copy.reset(new E[n]());
       for (std::size_t k = 0; k < n; ++k) load_value(a, s.copy[k]);
     }
     // Indexes the copy like the container: base[first] is copy[0].

@@ -64,6 +64,18 @@ class writer {
     put<std::uint64_t>(b.size());
     out_.append(b.data(), b.size());
   }
+  // A byte string written in place: open_bytes() leaves room for its
+  // length, the caller appends to out(), close_bytes(at) writes the length.
+  std::size_t open_bytes() {
+    put<std::uint64_t>(0);
+    return out_.size();
+  }
+  std::uint64_t close_bytes(std::size_t at) {
+    std::uint64_t n = out_.size() - at;
+    std::memcpy(out_.data() + at - sizeof n, &n, sizeof n);
+    return n;
+  }
+  std::string& out() { return out_; }
 
  private:
   std::string& out_;

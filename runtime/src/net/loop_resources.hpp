@@ -36,6 +36,9 @@ class loop_resources final : public loop_services {
   message_trace& trace() { return trace_; }
   thread_priority& priority() { return priority_; }
   std::mutex& turn_lock() { return turn_m_; }
+  // What batches are received into, by whoever has the turn: kept between
+  // turns, so that a batch of megabytes lands in pages already faulted in.
+  std::string& inbound() { return inbound_; }
   // Read by the batches (batches.hpp); written by attach().
   const std::atomic<bool>& attached_flag() const { return attached_; }
   void attach(bool on) { attached_.store(on, std::memory_order_release); }
@@ -73,6 +76,7 @@ class loop_resources final : public loop_services {
   std::atomic<bool> attached_{false};
   thread_priority priority_;  // TASCELL_MSG_PRIORITY
   message_trace trace_;       // TASCELL_TRACE
+  std::string inbound_;
 };
 
 }  // namespace tascell::detail::net

@@ -302,7 +302,7 @@ bool network::reap_sends() { return loop_.link().reap(); }
 bool network::receive_all() {
   bool any = steal_.thief().take_mail();
   if (steal_.thief().filled_inbox()) return any;
-  std::string buf;
+  std::string& buf = loop_.inbound();
   // Open MPI's MPI_Iprobe looks at the messages it has already taken in
   // and, only when none matches, makes progress (takes in what has
   // arrived) and says "nothing": a message that arrived while this thread

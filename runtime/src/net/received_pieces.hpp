@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdint>
 #include <iosfwd>
+#include <limits>
 #include <map>
 #include <utility>
 
@@ -56,9 +57,11 @@ class received_pieces {
   void describe(std::ostream& m) const;
 
  private:
-  // RESULT's fields for the ended piece t (throws what packing its outputs
-  // throws), and its flags. Returns the size of its outputs.
-  static std::size_t write_result(writer& w, task* t);
+  // RESULT's fields for the ended piece t, its outputs packed in place
+  // (throws what packing them throws, or when the message would grow past
+  // `limit` bytes, having written part of it). Returns the size of its
+  // outputs.
+  static std::size_t write_result(writer& w, task* t, std::size_t limit = std::numeric_limits<std::size_t>::max());
   static std::uint8_t result_flags(const task* t);
 
   steal_context& c_;

@@ -1,9 +1,10 @@
 // This process as a victim (steal_victim.hpp).
 #include "steal_victim.hpp"
 
-#include <sstream>
+#include <istream>
 #include <utility>
 
+#include "byte_streams.hpp"
 #include "giver.hpp"
 #include "victim_mail.hpp"
 #include "registry.hpp"
@@ -112,15 +113,14 @@ void steal_victim::send_work(proxy& p, task* t) {
     c_.log.note(protocol_log::step::mailed, p.seq, handle, p.from);
     return;
   }
-  // Packed first: a type that cannot be sent leaves no half message.
-  std::string body;
+  // Packed straight into the batch (a piece of megabytes is copied once);
+  // a type that cannot be sent ends the run before the batch leaves.
   try {
-    writer w(body);
+    writer w(c_.out.begin(p.from, msg::work));
     steal_context::count_sent(pieces_out_, write_work(w, p.seq, t));
   } catch (const std::exception& e) {
     c_.fatal(std::string("cannot send the inputs of a piece of ") + t->kind->site + ": " + e.what());
   }
-  c_.out.begin(p.from, msg::work).append(body);
 }
 
 bool steal_victim::tend_proxies() {
@@ -235,7 +235,8 @@ void steal_victim::on_result(int from, reader& r) {
   if (!p) throw malformed_message("a result for a piece this process did not give it");
   task* t = p->given;
   {
-    std::istringstream is{std::string(outputs)};
+    view_source bytes(outputs);
+    std::istream is(&bytes);
     in_archive a(is);
     t->kind->wire->unpack_result(t, a);
   }

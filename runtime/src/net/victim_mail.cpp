@@ -2,9 +2,10 @@
 #include "victim_mail.hpp"
 
 #include <exception>
-#include <sstream>
+#include <ostream>
 #include <string>
 
+#include "byte_streams.hpp"
 #include "registry.hpp"
 #include "steal_victim.hpp"
 #include "tascell/detail/entry.hpp"
@@ -12,21 +13,21 @@
 
 namespace tascell::detail::net {
 
-std::size_t write_work(writer& w, std::uint64_t seq, task* t) {
-  std::ostringstream os;
-  {
-    out_archive a(os);
-    t->kind->wire->pack(t, a);
-  }
+std::size_t write_work(writer& w, std::uint64_t seq, task* t, std::size_t limit) {
   w.put(seq);
   w.put(id_of(t->kind));
   w.put(t->serial);
   w.put(t->lo);
   w.put(t->hi);
   w.put(t->tree_depth);
-  std::string inputs = os.str();
-  w.bytes(inputs);
-  return inputs.size();
+  std::size_t at = w.open_bytes();
+  {
+    string_sink sink(w.out(), limit);
+    std::ostream os(&sink);
+    out_archive a(os);
+    t->kind->wire->pack(t, a);
+  }
+  return w.close_bytes(at);
 }
 
 int victim_mail::mail_piece(worker_face* proxy_worker, task* t) {
@@ -36,11 +37,14 @@ int victim_mail::mail_piece(worker_face* proxy_worker, task* t) {
   int thief = proxy_worker->remote_rank.load(std::memory_order_acquire);
   int k = proxy_worker->post_slot;
   if (k < 0 || thief < 0 || !t->kind->wire) return -1;
-  std::string body;
+  // Packed into this worker's own buffer, and no further than a mailbox
+  // holds: a bigger piece goes by MPI, packed by the message thread.
+  thread_local std::string body;
+  body.clear();
   std::size_t inputs = 0;
   try {
     writer w(body);
-    inputs = write_work(w, c_.shared.posted_seq(thief, k), t);
+    inputs = write_work(w, c_.shared.posted_seq(thief, k), t, shared_requests::mailbox_capacity);
   } catch (const std::exception&) {
     return -1;  // the message thread tries again and says why it cannot
   }

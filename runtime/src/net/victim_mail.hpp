@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include <limits>
+
 #include "steal_context.hpp"
 #include "worker_face.hpp"
 
@@ -21,8 +23,12 @@ class steal_victim;
 
 // WORK's fields after its type (unpacked by received_pieces::unpack): the
 // request number, the kind, the piece's serial (its handle), its range and
-// depth, and its inputs by cereal; returns the inputs' size.
-std::size_t write_work(writer& w, std::uint64_t seq, task* t);
+// depth, and its inputs by cereal, packed in place; returns the inputs'
+// size. Throws when the inputs cannot be packed, or when the message would
+// grow past `limit` bytes (what `w` had before counts), having written
+// part of it.
+std::size_t write_work(writer& w, std::uint64_t seq, task* t,
+                       std::size_t limit = std::numeric_limits<std::size_t>::max());
 
 class victim_mail {
  public:
