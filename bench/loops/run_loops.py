@@ -154,6 +154,8 @@ def main():
                 if not m:
                     continue
                 rank, pn, pb, rn, rb = (int(x) for x in m.groups())
+                if pn == 0 and rn == 0:
+                    continue  # the root call that starts the runtime (started())
                 line = "  rank %d: %d pieces sent, %s; %d results sent, %s" % (
                     rank, pn, "%.0f bytes of inputs each" % (pb / pn) if pn else "-", rn,
                     "%.0f bytes of outputs each" % (rb / rn) if rn else "-")
