@@ -7,11 +7,14 @@
 //     is unchanged, so every line keeps its number and length;
 //   - every changed byte lies in a reported marker's span [at, end);
 //   - markers are in order, do not overlap, start at an '@' of the input
-//     that is no longer an '@' in the output, and their positions (line,
-//     column, offset) agree with each other; so do the errors';
-//   - the clause/argument text is the input's text at clauses_at;
-//   - the span was rewritten as its kind says (compared without blanks and
-//     line splices, since a multi-line @dowork may move one blank);
+//     that is no longer an '@' in the output (a '[' for an attribute, the
+//     'T' of TASCELL_WIND for the macro), and their positions (line, column,
+//     offset) agree with each other; so do the errors';
+//   - the clause/argument text is the input's text at clauses_at (and, for
+//     the standard spellings, also the output's: it stays in place);
+//   - the span was rewritten as its kind and spelling say (compared without
+//     blanks and line splices, since a multi-line @dowork may move one blank
+//     and the standard spellings are padded with blanks);
 //   - when there are no errors, pre-lexing the output finds no marker and
 //     no error (nothing was left behind, nothing new appeared).
 #pragma once
@@ -77,7 +80,7 @@ inline std::string check_invariants(std::string_view source, const result& r, bo
   std::size_t previous_end = 0;
   for (std::size_t m = 0; m < r.markers.size(); ++m) {
     const marker& mk = r.markers[m];
-    const std::string id = "marker " + std::to_string(m) + " (@" + std::string(name(mk.kind)) + " at " +
+    const std::string id = "marker " + std::to_string(m) + " (" + std::string(spelled(mk)) + " at " +
                            where(mk.at) + ")";
     if (mk.at.offset >= source.size()) return id + ": outside the input";
     if (mk.end.offset > source.size() || mk.end.offset <= mk.at.offset) return id + ": bad end " + where(mk.end);
@@ -86,8 +89,6 @@ inline std::string check_invariants(std::string_view source, const result& r, bo
     if (!consistent(starts, mk.at)) return id + ": inconsistent position";
     if (!consistent(starts, mk.clauses_at)) return id + ": inconsistent clauses_at " + where(mk.clauses_at);
     if (!consistent(starts, mk.end)) return id + ": inconsistent end " + where(mk.end);
-    if (source[mk.at.offset] != '@') return id + ": no '@' there in the input";
-    if (out[mk.at.offset] == '@') return id + ": the '@' is still in the output";
     if (mk.clauses_at.offset < mk.at.offset || mk.clauses_at.offset + mk.clauses.size() > mk.end.offset)
       return id + ": clause text outside the span";
     if (source.substr(mk.clauses_at.offset, mk.clauses.size()) != mk.clauses)
@@ -96,9 +97,42 @@ inline std::string check_invariants(std::string_view source, const result& r, bo
 
     const std::string before = squash(source.substr(mk.at.offset, mk.end.offset - mk.at.offset));
     const std::string after = squash(out.substr(mk.at.offset, mk.end.offset - mk.at.offset));
-    const std::string spelled = "@" + std::string(name(mk.kind));
-    if (!before.starts_with(spelled)) return id + ": the span does not start with " + spelled;
-    const std::string rest = before.substr(spelled.size());
+    if (mk.written != spelling::at_sign) {
+      if (out.substr(mk.clauses_at.offset, mk.clauses.size()) != mk.clauses)
+        return id + ": clause text not in place in the output";
+      const std::string kept = squash(mk.clauses);
+      const bool macro = mk.written == spelling::macro;
+      if (macro ? !before.starts_with("TASCELL_WIND") || mk.kind != marker_kind::wind
+                : source[mk.at.offset] != '[' || source[mk.end.offset - 1] != ']' || mk.kind == marker_kind::wind)
+        return id + ": the span is not " + std::string(spelled(mk));
+      if (out[mk.at.offset] == source[mk.at.offset]) return id + ": the span's first byte is unchanged";
+      std::string expected;
+      switch (mk.kind) {
+        case marker_kind::task: expected = "_TCTK"; break;
+        case marker_kind::dowork: expected = "_TCDW(" + kept + ")"; break;
+        case marker_kind::wind: expected = "_TCWD(" + kept + ")"; break;
+        case marker_kind::shared: expected = "_TCSHRD(" + kept + ")"; break;
+      }
+      if (after != expected) return id + ": span rewritten as '" + after + "', not '" + expected + "'";
+      if (mk.kind == marker_kind::task && !mk.clauses.empty()) return id + ": a task with clause text";
+      const std::string_view ws = " \t\v\f\r\n";
+      if (mk.kind == marker_kind::dowork && !mk.clauses.empty() &&
+          (ws.find(mk.clauses.front()) != std::string_view::npos ||
+           ws.find(mk.clauses.back()) != std::string_view::npos))
+        return id + ": clause text with blanks around it";
+      if ((mk.kind == marker_kind::wind || mk.kind == marker_kind::shared) &&
+          (mk.clauses_at.offset == mk.at.offset || mk.clauses_at.offset + mk.clauses.size() >= mk.end.offset ||
+           source[mk.clauses_at.offset - 1] != '(' || source[mk.clauses_at.offset + mk.clauses.size()] != ')'))
+        return id + ": the argument text is not what is inside the parentheses";
+      if (macro && mk.clauses_at.offset + mk.clauses.size() + 1 != mk.end.offset)
+        return id + ": the span does not end with the argument list's ')'";
+      continue;
+    }
+    if (source[mk.at.offset] != '@') return id + ": no '@' there in the input";
+    if (out[mk.at.offset] == '@') return id + ": the '@' is still in the output";
+    const std::string at_name = "@" + std::string(name(mk.kind));
+    if (!before.starts_with(at_name)) return id + ": the span does not start with " + at_name;
+    const std::string rest = before.substr(at_name.size());
     switch (mk.kind) {
       case marker_kind::task:
         if (!rest.empty() || after != "_TCTK") return id + ": span rewritten as '" + after + "'";

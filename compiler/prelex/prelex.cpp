@@ -8,6 +8,12 @@
 // pp-numbers (so 1'000 is one token) and identifiers are lexed as tokens.
 // Replacement characters are written over the logical characters of a
 // marker's name, so even a marker split by a splice keeps every line.
+//
+// The standard spellings ([[tascell::task]], TASCELL_WIND(...)) are found at
+// a '[' followed by '[' and at the identifier TASCELL_WIND. An attribute list
+// is first only looked at (scan_attribute), since most of them are someone
+// else's; lists skipped there are remembered (match), so nested attributes
+// are not scanned once per level.
 #include "prelex.hpp"
 
 #include <algorithm>
@@ -30,7 +36,35 @@ std::string_view name(marker_kind kind) {
 
 namespace {
 
+std::string_view spelling_of(marker_kind kind, spelling written) {
+  if (written == spelling::attribute) {
+    switch (kind) {
+      case marker_kind::task: return "[[tascell::task]]";
+      case marker_kind::dowork: return "[[tascell::dowork]]";
+      case marker_kind::wind: return "[[tascell::wind]]";
+      case marker_kind::shared: return "[[tascell::shared]]";
+    }
+  }
+  if (written == spelling::macro && kind == marker_kind::wind) return "TASCELL_WIND";
+  switch (kind) {
+    case marker_kind::task: return "@task";
+    case marker_kind::dowork: return "@dowork";
+    case marker_kind::wind: return "@wind";
+    case marker_kind::shared: return "@shared";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string_view spelled(const marker& m) { return spelling_of(m.kind, m.written); }
+
+namespace {
+
 constexpr int eof_char = -1;
+constexpr std::size_t none = static_cast<std::size_t>(-1);
+
+constexpr std::string_view wind_macro = "TASCELL_WIND";
 
 bool is_blank(int c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f'; }
 bool is_newline(int c) { return c == '\n' || c == '\r'; }
@@ -284,8 +318,14 @@ class scanner {
       case tok::comment:
         glue_ = false;
         return t.end;
-      case tok::literal:
       case tok::identifier:
+        line_start_ = false;
+        if (is_wind_macro(i)) {
+          if (auto e = wind_macro_at(i, t.end, glue_)) return *e;
+        }
+        glue_ = true;
+        return t.end;
+      case tok::literal:
       case tok::number:
         line_start_ = false;
         glue_ = true;
@@ -293,7 +333,8 @@ class scanner {
       case tok::at:
         line_start_ = false;
         return marker_at(i, glue_, nullptr);
-      case tok::punct:
+      case tok::punct: {
+        const bool glued = glue_;
         glue_ = false;
         if (line_start_ && (ch(i) == '#' || (ch(i) == '%' && ch(t.end) == ':'))) {
           if (ch(i) == '%') t.end = next(t.end);  // the digraph %:
@@ -302,7 +343,11 @@ class scanner {
           return directive(t.end);
         }
         line_start_ = false;
+        if (ch(i) == '[') {
+          if (auto e = attribute_at(i, glued)) return *e;
+        }
         return t.end;
+      }
     }
     return t.end;
   }
@@ -347,6 +392,8 @@ class scanner {
 
   struct list_end {
     std::size_t close;  // the closing ')'; the list's text ends just after it
+    std::size_t last;   // just past the last byte of the list's last token that is not a blank, line break or
+                        // comment (just past '(' if there is none)
   };
   // How a list failed: at the end of the input or directive (found ==
   // eof_char) or at a closing bracket `found` that does not match `open`.
@@ -373,6 +420,7 @@ class scanner {
     std::size_t k = next(open);
     int prev = '(';
     bool glue = false;
+    std::size_t last = none;  // the logical end of the last token that is not a blank, line break or comment
     for (;;) {
       const bool end = k >= n_ || (in_directive_ && is_newline(ch(k)));
       token t = end ? token{tok::punct, k, k} : lex(k);
@@ -388,13 +436,14 @@ class scanner {
         return std::nullopt;
       }
       if (t.kind == tok::punct && is_open(c)) {
+        if (c == '[') attribute_inside(k, what, inner);
         stack.emplace_back(static_cast<char>(c), k);
       } else if (t.kind == tok::punct && is_close(c)) {
         stack.pop_back();
         if (stack.empty()) {
           sink_ = outer_sink;
           for (auto& d : inner) add(sink_ ? *sink_ : out_.errors, std::move(d));
-          return list_end{k};
+          return list_end{k, last == none ? open + 1 : byte_end(last)};
         }
       } else if (t.kind == tok::blank && spots && (c == ' ' || c == '\t')) {
         spots->push_back({k, prev});
@@ -404,7 +453,10 @@ class scanner {
         t.end = marker_at(k, glue, &what);
         sink_ = outer_sink;
         glue_ = saved_glue;
+      } else if (t.kind == tok::identifier && is_wind_macro(k)) {
+        add(inner, {pos(k), "'TASCELL_WIND' cannot appear inside the " + what});
       }
+      if (t.kind != tok::blank && t.kind != tok::newline && t.kind != tok::comment) last = t.end;
       glue = t.kind == tok::identifier || t.kind == tok::number || t.kind == tok::literal;
       prev = (t.kind == tok::blank || t.kind == tok::newline || t.kind == tok::punct) ? c : 0;
       k = t.end;
@@ -508,7 +560,8 @@ class scanner {
       if (!is_ident_start(ch(p))) break;
       std::string id;
       std::size_t q = identifier(p, &id);
-      if (is_statement_keyword(id)) break;
+      // TASCELL_WIND(...) is the statement's marker, as "@wind" would be.
+      if (is_statement_keyword(id) || is_wind_macro(p)) break;
       std::size_t open = skip_blanks(q, &spots);
       if (ch(open) != '(') break;
       auto list = balanced(open, at, what, &spots);
@@ -586,6 +639,409 @@ class scanner {
       if (blank_may_go_next_to(it->prev) || blank_may_go_next_to(ch(next(it->pos)))) return it->pos;
     }
     return std::nullopt;
+  }
+
+  // ---- the standard spellings ----------------------------------------------
+  // Just past the last byte of a token whose logical end is `end`: before the
+  // line splices that `end` skipped. (Every newline before `end` belongs to
+  // such a splice: no token ends with a line break.)
+  std::size_t byte_end(std::size_t end) const {
+    for (;;) {
+      std::size_t e = end;
+      if (e == 0 || !is_newline(ch(e - 1))) return end;
+      --e;
+      if (e > 0 && is_newline(ch(e - 1)) && src_[e - 1] != src_[e]) --e;  // \r\n or \n\r
+      while (e > 0 && is_blank(ch(e - 1))) --e;
+      if (e == 0 || src_[e - 1] != '\\') return end;
+      end = e - 1;
+    }
+  }
+
+  // The identifier at i is `word` (without building a string for every
+  // identifier the scan meets).
+  bool word_at(std::size_t i, std::string_view word) const {
+    std::size_t j = 0;
+    for (; j < word.size() && ch(i) == static_cast<unsigned char>(word[j]); ++j) i = next(i);
+    return j == word.size() && !is_ident_char(ch(i));
+  }
+
+  // The identifier at i is TASCELL_WIND, outside directive lines (there it is
+  // the header's or the user's #define, #ifdef, ... of the macro).
+  bool is_wind_macro(std::size_t i) const { return !in_directive_ && ch(i) == 'T' && word_at(i, wind_macro); }
+
+  bool scope_at(std::size_t i) const { return ch(i) == ':' && ch(next(i)) == ':'; }
+
+  // Brackets whose match() is known: the matching bracket (none: the list
+  // does not close) and whether that was in a directive line (where lists end
+  // with the line).
+  struct matched {
+    std::size_t close;
+    bool in_directive;
+  };
+  std::unordered_map<std::size_t, matched> matched_;
+
+  // The bracket matching the one at open, or nothing if the list does not
+  // close; for lists that are only skipped over (no messages). Every bracket
+  // passed on the way is remembered and later jumped over, so that nested
+  // attribute lists are scanned once, not once per level. (A bracket left
+  // open when the scan fails would fail the same way: see balanced().)
+  std::optional<std::size_t> match(std::size_t open) {
+    auto known = [this](std::size_t at) -> const matched* {
+      auto it = matched_.find(at);
+      return it != matched_.end() && it->second.in_directive == in_directive_ ? &it->second : nullptr;
+    };
+    if (const matched* m = known(open)) return m->close == none ? std::nullopt : std::optional(m->close);
+    std::vector<std::pair<int, std::size_t>> stack{{ch(open), open}};
+    std::size_t k = next(open);
+    for (;;) {
+      bool failed = k >= n_ || (in_directive_ && is_newline(ch(k)));
+      token t = failed ? token{tok::punct, k, k} : lex(k);
+      int c = ch(k);
+      if (!failed && t.kind == tok::punct && is_open(c)) {
+        const matched* m = known(k);
+        if (!m) {
+          stack.emplace_back(c, k);
+        } else if (m->close != none) {
+          t.end = next(m->close);
+        } else {
+          failed = true;
+        }
+      } else if (!failed && t.kind == tok::punct && is_close(c)) {
+        if (closer_of(stack.back().first) != c) {
+          failed = true;
+        } else {
+          matched_.insert_or_assign(stack.back().second, matched{k, in_directive_});
+          stack.pop_back();
+          if (stack.empty()) return k;
+        }
+      }
+      if (failed) {
+        for (const auto& [bracket, where] : stack) matched_.insert_or_assign(where, matched{none, in_directive_});
+        return std::nullopt;
+      }
+      k = t.end;
+    }
+  }
+
+  // What a '[' at `at` starts, as far as tascell is concerned. In C++ "[["
+  // can only start an attribute list ([dcl.attr.grammar]: "[[" [using NS
+  // ":"] attribute, ... "]]", an attribute being [NS "::"] name ["("
+  // balanced ")"] ["..."]), with blanks, line breaks and comments between the
+  // tokens. "[[tascell::" is handled further (attribute_at); otherwise a list
+  // that closes with "]]" and has "tascell ::" among its own tokens, or
+  // starts with "using tascell :", is an error. That is looked for loosely
+  // (any tokens): "[[@task, tascell::task]]" must be an error although "@task"
+  // is no attribute, as it becomes one, "_TCTK", in the output.
+  struct attribute_scan {
+    enum { other, first, using_prefix, shared_brackets } what = other;
+    std::size_t name_at = 0;  // first: where the name after "[[tascell::" starts
+    std::string name;         // using_prefix, shared_brackets: the tascell attribute's name, if any
+  };
+  attribute_scan scan_attribute(std::size_t at) {
+    std::size_t p = skip_blanks(next(at), nullptr);
+    if (ch(p) != '[') return {};
+    p = skip_blanks(next(p), nullptr);
+    attribute_scan found;
+    if (word_at(p, "tascell")) {
+      std::size_t q = skip_blanks(identifier(p), nullptr);
+      if (scope_at(q)) return {attribute_scan::first, skip_blanks(next(next(q)), nullptr), {}};
+    } else if (word_at(p, "using")) {
+      std::size_t q = skip_blanks(identifier(p), nullptr);
+      if (word_at(q, "tascell")) {
+        std::size_t r = skip_blanks(identifier(q), nullptr);
+        if (ch(r) == ':' && !scope_at(r)) {
+          p = skip_blanks(next(r), nullptr);
+          if (ch(p) == ']') return {};  // "[[using tascell:]]" says nothing
+          found.what = attribute_scan::using_prefix;
+          identifier(p, &found.name);
+        }
+      }
+    }
+    const bool using_prefix = found.what == attribute_scan::using_prefix || word_at(p, "using");
+    // The list's own tokens up to its ']' (inner brackets skipped whole).
+    for (;;) {
+      if (p >= n_ || (in_directive_ && is_newline(ch(p)))) return {};
+      token t = lex(p);
+      const int c = ch(p);
+      if (t.kind == tok::punct && c == ']') break;
+      if (t.kind == tok::punct && is_close(c)) return {};
+      if (t.kind == tok::punct && is_open(c)) {
+        auto close = match(p);
+        if (!close) return {};
+        t.end = next(*close);
+      } else if (t.kind == tok::identifier && found.what == attribute_scan::other && word_at(p, "tascell")) {
+        std::size_t q = skip_blanks(t.end, nullptr);
+        if (scope_at(q)) {
+          found.what = using_prefix ? attribute_scan::using_prefix : attribute_scan::shared_brackets;
+          identifier(skip_blanks(next(next(q)), nullptr), &found.name);
+        }
+      }
+      p = t.end;
+    }
+    if (ch(skip_blanks(next(p), nullptr)) != ']') return {};
+    return found;
+  }
+
+  // At a '[' inside a list (`what`): a tascell attribute there is an error.
+  void attribute_inside(std::size_t at, const std::string& what, std::vector<diagnostic>& to) {
+    attribute_scan a = scan_attribute(at);
+    if (a.what == attribute_scan::other) return;
+    if (a.what == attribute_scan::first) identifier(a.name_at, &a.name);
+    add(to, {pos(at), "'[[tascell::" + a.name + "]]' cannot appear inside the " + what});
+  }
+
+  // The logical positions of the first `count` characters from at, all
+  // before `limit` and before the first line break; nothing if they do not
+  // fit there.
+  std::optional<std::vector<std::size_t>> slots(std::size_t at, std::size_t count, std::size_t limit) const {
+    std::vector<std::size_t> where;
+    for (std::size_t p = at; where.size() < count; p = next(p)) {
+      if (p >= limit || is_newline(ch(p))) return std::nullopt;
+      where.push_back(p);
+    }
+    return where;
+  }
+
+  // Writes a marker of a standard spelling over [at, end): the bytes in
+  // [keep_from, keep_to) and at kept_close stay, and so do line breaks and
+  // line splices (a #define stays one directive); every other byte becomes a
+  // blank. Then `prefix` goes over the slots, after a blank in the first one
+  // if the token before would join it ("x[[" -> "x _TCTK", not "x_TCTK").
+  void rewrite(std::size_t at, std::size_t end, const std::vector<std::size_t>& where, std::string_view prefix,
+               bool glued, std::size_t keep_from, std::size_t keep_to, std::size_t kept_close) {
+    std::string& t = out_.text;
+    for (std::size_t x = at; x < end;) {
+      if (x >= keep_from && x < keep_to) {
+        x = keep_to;
+      } else if (x == kept_close) {
+        ++x;
+      } else if (std::size_t len = splice_at(x)) {
+        x += len;
+      } else {
+        if (!is_newline(ch(x))) t[x] = ' ';
+        ++x;
+      }
+    }
+    for (std::size_t j = 0; j < prefix.size(); ++j) t[where[j + (glued ? 1 : 0)]] = prefix[j];
+  }
+
+  void restore(std::size_t at, std::size_t end) { out_.text.replace(at, end - at, src_.substr(at, end - at)); }
+
+  // Blanking a span that crosses lines could leave a '#' (or '%:') first on
+  // a later line where a token of the span stood before it: that line would
+  // become a directive. True if the rewritten [at, end) does that. Source
+  // text kept in place cannot (it is the same on both sides), so this errs
+  // only on the safe side, on a comment before a '#' that was a directive.
+  bool makes_directive(std::size_t at, std::size_t end) const {
+    if (in_directive_) return false;  // (its span ends with the directive's line)
+    const std::string& t = out_.text;
+    auto line = std::upper_bound(line_starts_.begin(), line_starts_.end(), at);
+    for (; line != line_starts_.end() && *line < end; ++line) {
+      const std::size_t begin = *line;
+      // A line continued by a splice is not a new line for the preprocessor.
+      std::size_t b = begin - 1;
+      if (b > 0 && is_newline(ch(b - 1)) && src_[b - 1] != src_[b]) --b;
+      while (b > 0 && is_blank(ch(b - 1))) --b;
+      if (b > 0 && src_[b - 1] == '\\') continue;
+      // The line's first byte in the output that is not a blank or a splice.
+      std::size_t f = begin;
+      for (;;) {
+        if (std::size_t len = splice_at(f)) {
+          f += len;
+        } else if (f < n_ && is_blank(static_cast<unsigned char>(t[f]))) {
+          ++f;
+        } else {
+          break;
+        }
+      }
+      const bool hash = f < n_ && (t[f] == '#' || (t[f] == '%' && next(f) < n_ && t[next(f)] == ':'));
+      if (!hash) continue;
+      // Was there more than blanks before it in the input?
+      for (std::size_t x = begin; x < f;) {
+        if (std::size_t len = splice_at(x)) {
+          x += len;
+        } else if (is_blank(ch(x))) {
+          ++x;
+        } else {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  // Moves diagnostics collected aside to where errors go now.
+  void flush(std::vector<diagnostic>& from) {
+    for (auto& d : from) add(sink_ ? *sink_ : out_.errors, std::move(d));
+  }
+
+  // At a '[' in code (at): if it opens "[[" with a tascell attribute in it,
+  // rewrites that or reports an error. Returns where the scan goes on after
+  // a rewrite; nothing for any other '[' and after an error (the scan goes
+  // on just after the '[', so that what follows is scanned as usual, once).
+  std::optional<std::size_t> attribute_at(std::size_t at, bool glued) {
+    attribute_scan a = scan_attribute(at);
+    if (a.what == attribute_scan::other) return std::nullopt;
+    std::size_t k = 0, name_end = 0;
+    if (a.what == attribute_scan::first) {
+      if (!is_ident_start(ch(a.name_at))) {
+        error(at, "expected an attribute name after 'tascell::'");
+        return std::nullopt;
+      }
+      std::vector<std::size_t> letters;
+      k = identifier(a.name_at, &a.name, &letters);
+      name_end = letters.back() + 1;  // (k may lie after a splice)
+    } else if (a.name.empty()) {
+      error(at, a.what == attribute_scan::using_prefix ? "write [[tascell::...]] without 'using'"
+                                                       : "expected an attribute name after 'tascell::'");
+      return std::nullopt;
+    }
+    auto kind = marker_named(a.name);
+    if (!kind) {
+      error(at, "unknown attribute 'tascell::" + a.name + "'");
+      return std::nullopt;
+    }
+    if (*kind == marker_kind::wind) {
+      error(at,
+            "[[tascell::wind]] would be dropped by a compiler that does not know it, and its before and after must "
+            "run in the sequential program too: write TASCELL_WIND(before, after) statement");
+      return std::nullopt;
+    }
+    const std::string spelled(spelling_of(*kind, spelling::attribute));
+    const std::string own = "write " + spelled + " in brackets of its own";
+    if (a.what != attribute_scan::first) {
+      error(at, a.what == attribute_scan::using_prefix ? "write " + spelled + " without 'using'" : own);
+      return std::nullopt;
+    }
+    // "[[tascell::NAME" [ "(" ... ")" ] "]]"
+    std::size_t p = skip_blanks(k, nullptr);
+    std::size_t open = none, close = none;
+    if (ch(p) == '(') {
+      if (*kind == marker_kind::task) {
+        error(at, spelled + " takes no arguments");
+        return std::nullopt;
+      }
+      open = p;
+      auto m = match(open);
+      if (!m) {
+        balanced(open, at, list_name(*kind, spelled), nullptr);  // says why
+        return std::nullopt;
+      }
+      close = *m;
+      p = skip_blanks(next(close), nullptr);
+    } else if (*kind == marker_kind::shared) {
+      error(at, spelled + " needs (min) or (max)");
+      return std::nullopt;
+    }
+    if (ch(p) == ',') {
+      error(at, own);
+      return std::nullopt;
+    }
+    const std::size_t q = ch(p) == ']' ? skip_blanks(next(p), nullptr) : p;
+    if (ch(p) != ']' || ch(q) != ']') {
+      error(at, "unterminated " + spelled + ": missing ']]'");
+      return std::nullopt;
+    }
+    const std::size_t end = q + 1;
+
+    // What stays in place: dowork's clauses without the blanks and comments
+    // around them (and its ')'), shared's arguments and ')'.
+    std::size_t keep_from = none, kept_close = none, clauses_at = name_end;
+    std::string_view prefix = "_TCTK";
+    if (*kind == marker_kind::dowork) {
+      if (open != none) {
+        clauses_at = open + 1;
+        std::size_t first = skip_blanks(next(open), nullptr);
+        if (first != close) keep_from = clauses_at = first;
+      }
+      prefix = keep_from == none ? "_TCDW()" : "_TCDW(";
+    } else if (*kind == marker_kind::shared) {
+      keep_from = clauses_at = open + 1;
+      prefix = "_TCSHRD(";
+    }
+    auto where = slots(at, prefix.size() + (glued ? 1 : 0), std::min(keep_from, end));
+    if (!where) {
+      std::string opening = spelled.substr(0, spelled.size() - 2);
+      error(at, "cannot rewrite " + spelled + " in place: write '" + opening + "' on one line");
+      return std::nullopt;
+    }
+    std::size_t keep_to = none;
+    std::vector<diagnostic> inner;  // kept only if the attribute is rewritten (else its text is scanned again)
+    if (open != none) {
+      std::vector<diagnostic>* outer = sink_;
+      sink_ = &inner;
+      auto list = balanced(open, at, list_name(*kind, spelled), nullptr);
+      sink_ = outer;
+      if (!list) {  // (cannot happen: match() found the same ')')
+        flush(inner);
+        return std::nullopt;
+      }
+      if (*kind == marker_kind::shared) {
+        keep_to = close + 1;
+      } else if (keep_from != none) {
+        keep_to = list->last;
+        kept_close = close;
+        // Blanking what follows could make "\" + blanks + line break a new splice.
+        if (src_[keep_to - 1] == '\\') {
+          error(at, "cannot rewrite " + spelled + " in place: its clause list ends with '\\'");
+          return std::nullopt;
+        }
+      }
+    }
+    rewrite(at, end, *where, prefix, glued, keep_from, keep_to, kept_close);
+    if (makes_directive(at, end)) {
+      restore(at, end);
+      error(at, "cannot rewrite " + spelled + " in place: blanking it would leave a '#' first on its line");
+      return std::nullopt;
+    }
+    std::string text = keep_from == none ? std::string() : std::string(src_.substr(keep_from, keep_to - keep_from));
+    if (*kind == marker_kind::shared) text.pop_back();  // the ')'
+    out_.markers.push_back({*kind, pos(at), std::move(text), pos(clauses_at), pos(end), spelling::attribute});
+    flush(inner);
+    glue_ = false;
+    return next(q);
+  }
+
+  static std::string list_name(marker_kind kind, const std::string& spelled) {
+    return (kind == marker_kind::dowork ? "clause list of " : "argument list of ") + spelled;
+  }
+
+  // At TASCELL_WIND in code (at; k: after the identifier): like @wind, but
+  // "TASCELL_WIND(" becomes "_TCWD(" + blanks. Returns where the scan goes on,
+  // or nothing on an error (the scan goes on after the identifier).
+  std::optional<std::size_t> wind_macro_at(std::size_t at, std::size_t k, bool glued) {
+    const std::size_t open = skip_blanks(k, nullptr);
+    if (ch(open) != '(') {
+      error(at, "TASCELL_WIND needs (before, after)");
+      return std::nullopt;
+    }
+    std::vector<diagnostic> inner;
+    std::vector<diagnostic>* outer = sink_;
+    sink_ = &inner;
+    auto list = balanced(open, at, "argument list of TASCELL_WIND", nullptr);
+    sink_ = outer;
+    if (!list) {
+      flush(inner);
+      return std::nullopt;
+    }
+    const std::size_t end = list->close + 1;
+    // "_TCWD(" fits: TASCELL_WIND has 12 characters and no line break.
+    auto where = slots(at, 6 + (glued ? 1 : 0), open + 1);
+    if (!where) {
+      error(at, "cannot rewrite TASCELL_WIND in place");
+      return std::nullopt;
+    }
+    rewrite(at, end, *where, "_TCWD(", glued, open + 1, end, none);
+    if (makes_directive(at, end)) {
+      restore(at, end);
+      error(at, "cannot rewrite TASCELL_WIND in place: blanking it would leave a '#' first on its line");
+      return std::nullopt;
+    }
+    out_.markers.push_back({marker_kind::wind, pos(at), std::string(src_.substr(open + 1, list->close - open - 1)),
+                            pos(open + 1), pos(end), spelling::macro});
+    flush(inner);
+    glue_ = false;
+    return next(list->close);
   }
 };
 

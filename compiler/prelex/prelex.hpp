@@ -9,6 +9,24 @@
 //   @dowork WS CLAUSES stmt  -> _TCDW( WS CLAUSES) stmt
 //   @dowork stmt             -> _TCDW() stmt     (no clause list)
 //
+// The same markers in standard C++ spelling (a program written so is also a
+// C++20 program) become the same macro calls, padded with blanks:
+//
+//   [[tascell::task]]              -> _TCTK + blanks
+//   [[tascell::dowork]]            -> _TCDW() + blanks (also "dowork()")
+//   [[tascell::dowork(CLAUSES)]]   -> _TCDW( + blanks, CLAUSES in place, ")", blanks
+//   [[tascell::shared(ARGS)]]      -> _TCSHRD( + blanks, ARGS in place, ")", blanks
+//   TASCELL_WIND(ARGS)             -> _TCWD( + blanks, ARGS in place, ")"
+//
+// There the macro's name and '(' are written over the first characters of
+// the span (after one blank if the token before would join them), and every
+// other byte of the span that is not the kept text, a line break or a line
+// splice becomes a blank; the name and '(' must fit before the span's first
+// line break, and the blanks must not leave a '#' first on a later line (it
+// would start a directive). TASCELL_WIND is an ordinary macro call (a header
+// defines it for the sequential program), so it is not looked for in
+// directive lines.
+//
 // Invariant (what every caller may rely on, checked by check.hpp):
 //   - the output has exactly the length of the input, and every line break
 //     (\n, \r) is at the same offset, so every line keeps its number and its
@@ -43,6 +61,9 @@ namespace tascell::prelex {
 
 enum class marker_kind { task, dowork, wind, shared };
 
+// How a marker was written: @task, [[tascell::task]], TASCELL_WIND(...).
+enum class spelling { at_sign, attribute, macro };
+
 // A place in the ORIGINAL text: line and column are 1-based and count bytes
 // (a tab is one column), like Clang; offset is 0-based.
 struct position {
@@ -52,19 +73,24 @@ struct position {
 
 struct marker {
   marker_kind kind;
-  position at;            // where the '@' was
+  position at;            // where the '@' was (attribute: its first '[';
+                          // macro: the 'T' of TASCELL_WIND)
   // dowork: the clause list exactly as written (may be empty, may span
   //         lines), from the first clause's name to its last ')' (or a
-  //         trailing ','); wind, shared: the text inside the parentheses;
-  //         task: empty.
+  //         trailing ','); attribute: the text inside dowork's parentheses
+  //         without leading and trailing blanks, line breaks and comments;
+  //         wind, shared: the text inside the parentheses; task: empty.
   std::string clauses;
   position clauses_at;    // where that text starts (for an empty dowork
-                          // clause list: just after "@dowork")
+                          // clause list: just after "@dowork", or after
+                          // dowork's '(' or name in an attribute)
   position end;           // just past the marker's span: the only bytes the
                           // rewrite may change are in [at, end). task: after
                           // "@task"; wind, shared: after the closing ')';
                           // dowork: after the clause list, or after the blank
-                          // that became its ')'.
+                          // that became its ')'; attribute: after its "]]".
+  spelling written = spelling::at_sign;  // last, so {kind, at, clauses,
+                                         // clauses_at, end} still compiles
 };
 
 struct diagnostic {
@@ -83,5 +109,9 @@ result run(std::string_view source);
 
 // The name of a marker kind as written after '@' ("task", "dowork", ...).
 std::string_view name(marker_kind kind);
+
+// The marker as written, to name it in messages: "@task",
+// "[[tascell::dowork]]", "TASCELL_WIND", ...
+std::string_view spelled(const marker& m);
 
 }  // namespace tascell::prelex
