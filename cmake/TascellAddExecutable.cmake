@@ -1,7 +1,7 @@
 # tascell_add_executable(<name> <sources>...)
 #
-# Like add_executable, for programs with .tcpp sources: every .tcpp file is
-# translated by tascellc (at build time, again whenever it changes) into
+# Like add_executable, for programs with .tcpp sources: every .tcpp file
+# (and every C++ source in the attribute spelling) is translated by tascellc (at build time, again whenever it changes) into
 # <build>/<name>.tascell/<stem>.cpp, parsed with the target's include
 # directories and compile definitions; other sources are compiled as they
 # are, the translated ones with -falign-functions=64 -falign-loops=64 as tascell++ does
@@ -11,7 +11,18 @@
 function(tascell_add_executable name)
   set(sources)
   foreach(src IN LISTS ARGN)
-    if(src MATCHES "\\.tcpp$")
+    # A C++ source in the attribute spelling ([[tascell::task]], ...,
+    # TASCELL_WIND) is translated too, as tascell++ does.
+    set(spelled FALSE)
+    if(src MATCHES "\\.(cpp|cc|cxx)$")
+      get_filename_component(abs "${src}" ABSOLUTE)
+      file(READ "${abs}" text)
+      set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${abs}")  # its spelling may change
+      if(text MATCHES "tascell::(task|dowork|shared)|TASCELL_WIND")
+        set(spelled TRUE)
+      endif()
+    endif()
+    if(src MATCHES "\\.tcpp$" OR spelled)
       get_filename_component(abs "${src}" ABSOLUTE)
       get_filename_component(stem "${src}" NAME_WE)
       set(out "${CMAKE_CURRENT_BINARY_DIR}/${name}.tascell/${stem}.cpp")

@@ -1,7 +1,8 @@
 // tascell++: a C++ compiler driver for .tcpp files.
 //
 // Behaves like c++ (same flags, -c, -o, several inputs, .cpp inputs passed
-// through, -fsanitize=... passed on): every .tcpp input is translated by
+// through, -fsanitize=... passed on): every .tcpp input, and every C++
+// input in the attribute spelling ([[tascell::task]] ...), is translated by
 // tascellc into <tmp>/<stem>.cpp (so `-c` still makes <stem>.o; the user
 // headers with markers it includes into <tmp>/headers.<n>/), then the C++
 // compiler ($TASCELL_CXX, else $CXX, else c++) runs with the runtime's include
@@ -29,6 +30,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -102,6 +104,26 @@ bool plain_source(const std::string& a) {
   return false;
 }
 
+// A C++ source in the attribute spelling ([[tascell::task]],
+// [[tascell::dowork]], [[tascell::shared(...)]], TASCELL_WIND): translated
+// like a .tcpp file. A mention in a comment only costs a translation that
+// changes nothing.
+bool spells_constructs(const std::string& a) {
+  if (a.empty() || a[0] == '-' || ends_with(a, ".c") || ends_with(a, ".i") || ends_with(a, ".ii")) return false;
+  std::ifstream in(a, std::ios::binary);
+  if (!in) return false;
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const char* w : {"tascell::task", "tascell::dowork", "tascell::shared", "TASCELL_WIND"})
+    if (text.find(w) != std::string::npos) return true;
+  return false;
+}
+
+// A file tascellc translates.
+bool translated_source(const std::string& a) {
+  if (a.empty() || a[0] == '-') return false;
+  return ends_with(a, ".tcpp") || (plain_source(a) && spells_constructs(a));
+}
+
 // Flags that only the link (or the whole command's outputs) takes: not
 // given to the compilation of one translated file on its own.
 bool link_or_output_flag(const std::string& a) {
@@ -146,7 +168,7 @@ int main(int argc, char** argv) {
     if (a == "-c" || a == "-S" || a == "-E" || a == "-fsyntax-only" || a == "-M" || a == "-MM") link = false;
     if (a == "-S") assemble_only = true;
     if (a == "-E" || a == "-fsyntax-only" || a == "-M" || a == "-MM") preprocess_only = true;
-    if (plain_source(a) && !(i > 0 && takes_value(args[i - 1]))) plain_inputs = true;
+    if (plain_source(a) && !(i > 0 && takes_value(args[i - 1])) && !translated_source(a)) plain_inputs = true;
     if (a.rfind("-std=", 0) == 0) has_std = true;
     if (a.rfind("-falign-functions", 0) == 0 || a == "-fno-align-functions") has_align = true;
     if (a.rfind("-falign-loops", 0) == 0 || a == "-fno-align-loops") has_loop_align = true;
@@ -187,7 +209,7 @@ int main(int argc, char** argv) {
       cxx.push_back(args[++i]);
       continue;
     }
-    if (a[0] != '-' && ends_with(a, ".tcpp")) {
+    if (translated_source(a)) {
       fs::path out = tmp / (fs::path(a).stem().string() + ".cpp");
       // The user headers it includes that have markers are translated under
       // a folder of its own (the translation of a header may depend on what

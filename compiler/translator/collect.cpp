@@ -167,7 +167,7 @@ class collector : public RecursiveASTVisitor<collector> {
       return true;
     }
     std::string name = callee->getQualifiedNameAsString();
-    if (name == "tascell::cancel" || name == "tascell::cancelled" || name == "tascell::improve")
+    if (name == "tascell::cancel" || name == "tascell::cancelled" || is_improve(name))
       out_.runtime_calls.push_back({c, name, in_task});
     return true;
   }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "clang/AST/Decl.h"
@@ -62,6 +63,12 @@ struct runtime_call {
   std::string name;
   bool in_task;
 };
+
+// tascell::improve, or one of the spellings that name the direction
+// (improve_min, improve_max: what a plain compiler needs, tascell/api.hpp).
+inline bool is_improve(std::string_view name) {
+  return name == "tascell::improve" || name == "tascell::improve_min" || name == "tascell::improve_max";
+}
 
 struct constructs {
   std::vector<task_function> tasks;

@@ -652,7 +652,7 @@ bool uses_ctx(const lowering& l, const clang::Stmt* s, const constructs& all) {
   for (const auto& c : all.calls)
     if (inside(c.call->getBeginLoc())) return true;
   for (const auto& c : all.runtime_calls)
-    if (c.name != "tascell::improve" && inside(c.call->getBeginLoc())) return true;
+    if (!is_improve(c.name) && inside(c.call->getBeginLoc())) return true;
   for (const auto& d : all.doworks)
     if (inside(d.stmt->getBeginLoc())) return true;
   for (const auto& w : all.winds)

@@ -216,22 +216,31 @@ void lower_task_call(lowering& l, const task_call& c) {
 }
 
 void lower_runtime_call(lowering& l, const runtime_call& c, const constructs& all) {
-  if (c.name == "tascell::improve") {
-    if (!l.serial) return;  // the runtime's improve(incumbent&, v)
-    // --serial: the incumbent is a plain variable.
+  if (is_improve(c.name)) {
     const clang::Expr* first = c.call->getNumArgs() > 0 ? c.call->getArg(0)->IgnoreParenImpCasts() : nullptr;
     const auto* ref = first ? llvm::dyn_cast<clang::DeclRefExpr>(first) : nullptr;
     std::string op;
     for (const auto& s : all.shareds)
       if (ref && ref->getDecl() == s.var) op = s.op;
+    std::string named = c.name == "tascell::improve_min" ? "min" : c.name == "tascell::improve_max" ? "max" : "";
     if (op.empty()) {
       l.diag.error(l.src.pos(c.call->getBeginLoc()),
-                   "tascell::improve needs a variable declared @shared(min) or @shared(max)");
+                   c.name + " needs a variable declared @shared(" + (named.empty() ? "min) or @shared(max" : named) +
+                       ") (or [[tascell::shared(" + (named.empty() ? "min|max" : named) + ")]])");
       return;
     }
+    if (!named.empty() && named != op) {
+      l.diag.error(l.src.pos(c.call->getBeginLoc()),
+                   "'" + ref->getDecl()->getNameAsString() + "' is declared shared(" + op + "): write tascell::improve_" +
+                       op + ", not " + c.name);
+      return;
+    }
+    if (!l.serial || !named.empty()) return;  // the runtime's improve(incumbent&, v); api.hpp's improve_min/max
+    // --serial: the incumbent is a plain variable; api.hpp's improve_min or
+    // improve_max know what is better.
     const clang::Expr* callee = c.call->getCallee();
     std::size_t b = l.src.offset(callee->getBeginLoc()), e = l.src.end_of_token(callee->getEndLoc());
-    l.edits.replace(b, e - b, "tascell_serial_improve_" + op, 0);
+    l.edits.replace(b, e - b, "tascell::improve_" + op, 0);
     return;
   }
   if (!c.in_task) {

@@ -1,6 +1,6 @@
 // tascellc: translates one .tcpp file into C++.
 //
-//   tascellc [--serial] [--eager] [-o out.cpp] [--header-dir DIR] input.tcpp [-- clang-flags...]
+//   tascellc [--serial] [--eager] [--to-attributes] [-o out.cpp] [--header-dir DIR] input.tcpp [-- clang-flags...]
 //
 // A user header with markers that input.tcpp includes is translated too,
 // into DIR/<its absolute path>; the translated #include directives name
@@ -57,7 +57,7 @@ std::string self(const char* argv0) {
 int main(int argc, char** argv) {
   CLI::App app{"tascellc: translates annotated C++ (.tcpp) into C++ on the Tascell++ runtime"};
   std::string input, output, header_dir;
-  bool serial = false, eager = false;
+  bool serial = false, eager = false, to_attributes = false;
   std::vector<std::string> clang_args;
   std::string write_pch;
   app.add_option("input", input, "the .tcpp file");
@@ -70,6 +70,9 @@ int main(int argc, char** argv) {
   app.add_flag("--serial", serial, "erase the markers: the sequential program");
   app.add_flag("--eager", eager,
                "no lazy @task functions: every @dowork writes its spawn point (to compare; docs/language.md)");
+  app.add_flag("--to-attributes", to_attributes,
+               "write the program in the attribute spelling ([[tascell::task]], TASCELL_WIND, ...: standard C++; "
+               "docs/language.md) instead of translating it");
   app.add_option("clang-args", clang_args, "flags for parsing (after --): -I, -D, -std, ...");
   app.positionals_at_end(false);
   try {
@@ -82,6 +85,7 @@ int main(int argc, char** argv) {
   tascell::translator::options opts;
   opts.serial = serial;
   opts.eager = eager;
+  opts.to_attributes = to_attributes;
   opts.clang_args = clang_args;
   opts.runtime_include = runtime_include(argv[0]);
   opts.resource_dir = TASCELL_CLANG_RESOURCE_DIR;

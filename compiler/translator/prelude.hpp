@@ -17,6 +17,8 @@ namespace tascell {
 void cancel();
 bool cancelled();
 template <class T, class U> bool improve(T& best, const U& v);
+template <class T, class U> bool improve_min(T& best, const U& v);
+template <class T, class U> bool improve_max(T& best, const U& v);
 }
 )";
 

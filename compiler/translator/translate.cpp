@@ -17,6 +17,7 @@
 #include "prelex.hpp"
 #include "prelude.hpp"
 #include "prelude_pch.hpp"
+#include "to_attributes.hpp"
 
 namespace tascell::translator {
 namespace {
@@ -43,98 +44,11 @@ std::string c_string(const std::string& s) {
   return out + "\"";
 }
 
-// What the serial program needs instead of the runtime (markers erased).
-const char* serial_prelude = R"(#include <cstdint>
-#include <memory>
-#include <optional>
-#include <string>
-#include <unordered_map>
-#include <vector>
-namespace tascell {
-inline void cancel() {}
-inline bool cancelled() { return false; }
-inline int rank() { return 0; }
-inline int processes() { return 1; }
-inline bool is_root() { return true; }
-inline int workers() { return 1; }
-template <class T> class board {
- public:
-  void publish(std::uint64_t key, const T& v) { values_[key] = v; }
-  void publish(const T& v) { publish(0, v); }
-  std::optional<T> read(std::uint64_t key = 0) const {
-    auto it = values_.find(key);
-    if (it == values_.end()) return std::nullopt;
-    return it->second;
-  }
-  void clear() { values_.clear(); }
- private:
-  std::unordered_map<std::uint64_t, T> values_;
-};
-}
-// A distributed table in one process: a plain array, apply() a call; saved
-// and loaded as table files when tascell/table_file.hpp was included first
-// (tascell++ --serial force-includes it and links the file format).
-#ifdef TASCELL_TABLE_FILE_HPP
-#include <typeinfo>
-#define TASCELL_SERIAL_TABLE_FILES 1
-#else
-namespace tascell { enum class spread { block, hashed }; }
-#endif
-namespace tascell {
-template <class T> class table {
- public:
-  struct index_range {
-    std::int64_t n;
-    struct iterator {
-      std::int64_t i;
-      std::int64_t operator*() const { return i; }
-      iterator& operator++() { ++i; return *this; }
-      bool operator!=(const iterator& o) const { return i != o.i; }
-    };
-    iterator begin() const { return {0}; }
-    iterator end() const { return {n}; }
-  };
-  table() = default;
-  explicit table(std::int64_t n, spread how = spread::block, const char* name = nullptr)
-      : d_(std::make_shared<std::vector<T>>(static_cast<std::size_t>(n))), how_(how), name_(name ? name : "") {}
-  std::int64_t size() const { return static_cast<std::int64_t>(d_->size()); }
-  int owner(std::int64_t) const { return 0; }
-  bool is_local(std::int64_t) const { return true; }
-  const T& operator[](std::int64_t i) const { return (*d_)[static_cast<std::size_t>(i)]; }
-  T& operator[](std::int64_t i) { return (*d_)[static_cast<std::size_t>(i)]; }
-  T get(std::int64_t i) const { return (*d_)[static_cast<std::size_t>(i)]; }
-  template <class U> void apply(std::int64_t i, const U& u) const { u((*d_)[static_cast<std::size_t>(i)]); }
-  index_range indices() const { return {size()}; }
-  index_range local_indices() const { return {size()}; }
-  std::vector<T> gather() const { return *d_; }
-  const std::string& name() const { return name_; }
-#ifdef TASCELL_SERIAL_TABLE_FILES
-  void save(const std::string& dir, const save_options& o = {}) const {
-    detail::save_plain(reinterpret_cast<const char*>(d_->data()), size(), sizeof(T), how_, name_, typeid(T).name(), dir, o);
-  }
-  static table load(const std::string& dir, const char* name = nullptr) {
-    table_file_info info = detail::load_plain_info(dir, typeid(T).name(), sizeof(T));
-    table t(info.entries, info.how, name ? name : info.name.c_str());
-    detail::load_plain(info, reinterpret_cast<char*>(t.d_->data()));
-    return t;
-  }
-#endif
- private:
-  std::shared_ptr<std::vector<T>> d_;
-  spread how_ = spread::block;
-  std::string name_;
-};
-}
-#define TASCELL_EXCEPTION(Type) static_assert(true, "");
-template <class T, class U> inline bool tascell_serial_improve_min(T& best, const U& v) {
-  if (v < best) { best = static_cast<T>(v); return true; }
-  return false;
-}
-template <class T, class U> inline bool tascell_serial_improve_max(T& best, const U& v) {
-  if (best < v) { best = static_cast<T>(v); return true; }
-  return false;
-}
-)";
+// What the serial program needs instead of the runtime (markers erased):
+// the sequential API of tascell/api.hpp, its text embedded at build time.
+const char* serial_prelude =
+#include "api_text.inc"
+    ;
 
 
 namespace fs = std::filesystem;
@@ -186,7 +100,10 @@ class prelexing_fs : public llvm::vfs::ProxyFileSystem {
     std::string_view text((*buf)->getBufferStart(), (*buf)->getBufferSize());
     // A precompiled header (the prelude's) is not source text.
     bool source = name.size() < 4 || name.compare(name.size() - 4, 4, ".pch") != 0;
-    if (source && text.find('@') != std::string_view::npos) {
+    // Markers of either spelling ('@', [[tascell::...]], TASCELL_WIND).
+    bool may_mark = text.find('@') != std::string_view::npos || text.find("tascell") != std::string_view::npos ||
+                    text.find("TASCELL_WIND") != std::string_view::npos;
+    if (source && may_mark) {
       std::error_code ec;
       std::string key = fs::weakly_canonical(name, ec).string();
       auto known = headers_.find(key);
@@ -254,6 +171,7 @@ struct unit {
   const prelex::result* pre;
   const source_file* file;  // null: the main file
   std::string output_path;  // a header's translation (absolute; with --header-dir)
+  std::string_view original;  // the file as written
 };
 
 // Finds, checks and lowers the constructs of one file; returns its text
@@ -276,12 +194,16 @@ std::string translate_unit(clang::ASTUnit& ast, const unit& u, const std::vector
   for (const auto& m : u.pre->markers)
     if (!used.count(m.at.offset))
       diag.error({m.at.line, m.at.column, u.file},
-                 "@" + std::string(prelex::name(m.kind)) + " is not attached to anything it applies to" +
+                 std::string(prelex::spelled(m)) + " is not attached to anything it applies to" +
                      (m.kind == prelex::marker_kind::task ? " (it goes before a function declaration)"
                       : m.kind == prelex::marker_kind::dowork
                           ? " (it goes before a compound statement { ... } or a for loop)"
                       : m.kind == prelex::marker_kind::wind ? " (it goes before a statement)"
                                                             : " (it goes before a variable at namespace scope)"));
+
+  // --to-attributes: the same program in the other spelling (its
+  // constructs were checked as for a translation).
+  if (opts.to_attributes) return to_attributes(u.original, *u.pre, src, found);
 
   edit_list edits;
   lowering l{src, diag, edits, opts.serial};
@@ -315,6 +237,16 @@ std::string translate_unit(clang::ASTUnit& ast, const unit& u, const std::vector
   for (clang::PreprocessedEntity* e : *rec) {
     auto* inc = llvm::dyn_cast_or_null<clang::InclusionDirective>(e);
     if (!inc || !inc->getFile() || !src.in_this_file(inc->getSourceRange().getBegin())) continue;
+    // --serial: <tascell/api.hpp> is the serial prelude above (a serial
+    // program is compiled without the runtime's headers on its path).
+    if (opts.serial && !inc->wasInQuotes() && inc->getFileName() == "tascell/api.hpp") {
+      std::string_view t = src.text();
+      std::size_t b = src.offset(inc->getSourceRange().getBegin());
+      std::size_t close = t.find('>', b);
+      if (close != std::string_view::npos && close < t.find('\n', b))
+        edits.replace(b, close + 1 - b, "/* #include <tascell/api.hpp>: the serial prelude above */", 0);
+      continue;
+    }
     const clang::FileEntry* target = &inc->getFile()->getFileEntry();
     const unit* translated = nullptr;
     for (const auto& v : units)
@@ -404,7 +336,7 @@ result translate(const std::string& file, std::string_view original, const optio
   // with markers (a system header's '@' is left to Clang).
   clang::SourceManager& sm = ast->getSourceManager();
   std::vector<unit> units;
-  units.push_back({nullptr, file, &pre, nullptr, ""});
+  units.push_back({nullptr, file, &pre, nullptr, "", original});
   std::map<std::string, const clang::FileEntry*> entries;
   for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) {
     std::error_code ec;
@@ -451,7 +383,7 @@ result translate(const std::string& file, std::string_view original, const optio
     std::string out;
     if (!opts.header_dir.empty())
       out = (fs::absolute(opts.header_dir) / fs::path(key).relative_path()).lexically_normal().string();
-    units.push_back({entry, name, &h.pre, diag.file(name, h.original), out});
+    units.push_back({entry, name, &h.pre, diag.file(name, h.original), out, h.original});
   }
 
   std::vector<std::string> texts;
@@ -459,6 +391,11 @@ result translate(const std::string& file, std::string_view original, const optio
   r.diagnostics = diag.text();
   if (diag.failed()) return r;
 
+  if (opts.to_attributes) {
+    r.output = texts[0];  // the headers' own markers are left as they are
+    r.ok = true;
+    return r;
+  }
   std::string head = opts.serial ? std::string(serial_prelude) : "#include <tascell/translated.hpp>\n";
   r.output = head + "#line 1 " + c_string(file) + "\n" + texts[0];
   for (std::size_t i = 1; i < units.size(); ++i) {

@@ -11,6 +11,7 @@ namespace tascell::translator {
 struct options {
   bool serial = false;                  // erase the markers: the sequential program
   bool eager = false;                   // no lazy @task functions: every @dowork writes its point
+  bool to_attributes = false;           // write the program in the attribute spelling, not translated
   std::vector<std::string> clang_args;  // -I, -D, -std, ... for parsing
   std::string runtime_include;          // where <tascell/tascell.hpp> is
   std::string resource_dir;             // Clang's builtin headers

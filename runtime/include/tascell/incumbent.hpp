@@ -103,5 +103,16 @@ template <class Op, class T, class U>
 bool improve(incumbent<Op, T>& inc, const U& v) {
   return inc.improve(static_cast<T>(v));
 }
+// The spellings that name the direction (a program compiled by a plain
+// compiler needs them: tascell/api.hpp). The translator checks the
+// direction at the call.
+template <class T, class U>
+bool improve_min(incumbent<op::min, T>& inc, const U& v) {
+  return inc.improve(static_cast<T>(v));
+}
+template <class T, class U>
+bool improve_max(incumbent<op::max, T>& inc, const U& v) {
+  return inc.improve(static_cast<T>(v));
+}
 
 }  // namespace tascell

@@ -16,3 +16,8 @@
 #include "tascell/table.hpp"
 #include "tascell/table_loop.hpp"
 #include "tascell/wind.hpp"
+
+// The runtime is the API a program calls: a program in the attribute
+// spelling that includes <tascell/api.hpp> (the sequential API, for plain
+// compilers) gets nothing more from it.
+#define TASCELL_API_HPP 1

@@ -1,3 +1,23 @@
+// The API a Tascell++ program calls, for a program that is also standard
+// C++ (docs/language.md, "The attribute spelling"). Include it in such a
+// program:
+//   - built by tascell++, it adds nothing: the runtime (tascell/tascell.hpp,
+//     which the translation includes first) defines TASCELL_API_HPP;
+//   - built by a plain compiler (g++ -std=c++20, clang++), whose attributes
+//     [[tascell::...]] are ignored, it is the sequential program's API: one
+//     process, one worker, an incumbent a plain variable, a board a map, a
+//     table an array.
+// `tascellc --serial` writes this text into its output (it is the serial
+// prelude), and drops the program's #include of it.
+//
+// What a plain compiler must not lose has a spelling that keeps its meaning:
+// TASCELL_WIND(before, after) statement runs before, the statement, and
+// after (also when the statement leaves by break, return or an exception),
+// and tascell::improve_min / improve_max name their direction, which the
+// declaration's [[tascell::shared(min)]] tells only the translator.
+// No #pragma once: the serial program holds this text in its main file.
+#ifndef TASCELL_API_HPP
+#define TASCELL_API_HPP 1
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -24,7 +44,34 @@ template <class T> class board {
  private:
   std::unordered_map<std::uint64_t, T> values_;
 };
+// An incumbent is a plain variable: improve_min / improve_max make v its
+// value if it is better.
+template <class T, class U> inline bool improve_min(T& best, const U& v) {
+  if (v < best) { best = static_cast<T>(v); return true; }
+  return false;
 }
+template <class T, class U> inline bool improve_max(T& best, const U& v) {
+  if (best < v) { best = static_cast<T>(v); return true; }
+  return false;
+}
+template <class T, class U> inline bool improve(T&, const U&) {
+  static_assert(sizeof(T) == 0,
+                "compiled without the translator, tascell::improve cannot see whether the variable is "
+                "[[tascell::shared(min)]] or (max): write tascell::improve_min(x, v) or tascell::improve_max(x, v)");
+  return false;
+}
+namespace detail {
+template <class Before, class After> struct wind_scope {
+  After after;
+  wind_scope(Before before, After a) : after(a) { before(); }
+  wind_scope(const wind_scope&) = delete;
+  wind_scope& operator=(const wind_scope&) = delete;
+  ~wind_scope() { after(); }
+};
+}  // namespace detail
+}  // namespace tascell
+#define TASCELL_WIND(before, after) \
+  if (::tascell::detail::wind_scope tascell_wind_{[&] { before; }, [&] { after; }}; true)
 // A distributed table in one process: a plain array, apply() a call; saved
 // and loaded as table files when tascell/table_file.hpp was included first
 // (tascell++ --serial force-includes it and links the file format).
@@ -78,16 +125,9 @@ template <class T> class table {
   spread how_ = spread::block;
   std::string name_;
 };
-}
+}  // namespace tascell
 #define TASCELL_EXCEPTION(Type) static_assert(true, "");
-template <class T, class U> inline bool tascell_serial_improve_min(T& best, const U& v) {
-  if (v < best) { best = static_cast<T>(v); return true; }
-  return false;
-}
-template <class T, class U> inline bool tascell_serial_improve_max(T& best, const U& v) {
-  if (best < v) { best = static_cast<T>(v); return true; }
-  return false;
-}
+#endif  // TASCELL_API_HPP
 #line 1 "linkage.tcpp"
 // How @task definitions are emitted: an internal inline body behind the
 // external function (so GCC may unroll recursion), also for static
