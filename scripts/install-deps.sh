@@ -12,8 +12,8 @@ packages=(
   clang-19 libclang-19-dev llvm-19-dev libclang-cpp19-dev
   # libFuzzer and the sanitizers for clang-19 (compiler/prelex/fuzz.sh)
   libclang-rt-19-dev
-  # the tools a program in the attribute spelling must keep working with (tests/examples)
-  clang-format-19
+  # the tools a program in the attribute spelling must keep working with (tests/examples, tests/install)
+  clang-format-19 clangd-19
   # the runtime
   libboost-context-dev libopenmpi-dev openmpi-bin libcereal-dev libcli11-dev
   # table files: blocks compressed with zstd, checked with xxHash (decisions.md, "Table files")
