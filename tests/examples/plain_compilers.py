@@ -6,8 +6,10 @@ of g++ and clang++-19 (each where installed; g++ must be), compile it with
 attributes, and the runtime's include directory (for tascell/api.hpp), run
 it, and check its output against the known answer (answers.json).
 
-usage: plain_compilers.py NAME SOURCE INCLUDE_DIR [MORE_INCLUDE_DIRS...]
-(SOURCE is compiled as C++ whatever its name: a converted .tcpp file too)
+usage: plain_compilers.py NAME SOURCE INCLUDE_DIR [MORE_INCLUDE_DIRS...] [--link LIBRARY...]
+(SOURCE is compiled as C++ whatever its name: a converted .tcpp file too;
+--link: what a program that saves or loads tables links, the runtime's
+library for the file format and zstd and xxHash)
 """
 import os
 import shutil
@@ -32,8 +34,11 @@ COMPILERS = [("g++", ["-Wno-attributes"], True),
 def main():
     if len(sys.argv) < 4:
         raise SystemExit(__doc__)
-    name, source = sys.argv[1:3]
-    includes = [f for d in sys.argv[3:] for f in ("-I", d)]
+    argv = sys.argv[1:]
+    link = argv[argv.index("--link") + 1:] if "--link" in argv else []
+    argv = argv[:argv.index("--link")] if "--link" in argv else argv
+    name, source = argv[:2]
+    includes = [f for d in argv[2:] for f in ("-I", d)]
     args, expected = answers.load()[name]
     built = 0
     with tempfile.TemporaryDirectory() as tmp:
@@ -44,7 +49,7 @@ def main():
                 print("%s: not installed, skipped" % cxx)
                 continue
             exe = os.path.join(tmp, "%s-%s" % (name, cxx))
-            cmd = [cxx, "-std=c++20", "-O2", "-Wall", "-Werror"] + quiet + includes + ["-o", exe, "-x", "c++", source]
+            cmd = [cxx, "-std=c++20", "-O2", "-Wall", "-Werror"] + quiet + includes + ["-o", exe, "-x", "c++", source] + (["-x", "none"] + link if link else [])
             p = subprocess.run(cmd, capture_output=True, text=True)
             if p.returncode != 0:
                 raise SystemExit("FAILED to compile: %s\n%s%s" % (" ".join(cmd), p.stdout, p.stderr))

@@ -74,7 +74,15 @@ template <class Before, class After> struct wind_scope {
   if (::tascell::detail::wind_scope tascell_wind_{[&] { before; }, [&] { after; }}; true)
 // A distributed table in one process: a plain array, apply() a call; saved
 // and loaded as table files when tascell/table_file.hpp was included first
-// (tascell++ --serial force-includes it and links the file format).
+// (tascell++ --serial force-includes it and links the file format), or, in
+// a plain compile, when it is on the include path (a program that saves or
+// loads then links the runtime's library for the file format, with zstd
+// and xxHash).
+#if !defined(TASCELL_TABLE_FILE_HPP) && defined(__has_include)
+#if __has_include(<tascell/table_file.hpp>)
+#include <tascell/table_file.hpp>
+#endif
+#endif
 #ifdef TASCELL_TABLE_FILE_HPP
 #include <typeinfo>
 #define TASCELL_SERIAL_TABLE_FILES 1
