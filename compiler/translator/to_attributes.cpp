@@ -1,6 +1,7 @@
 // tascellc --to-attributes (to_attributes.hpp).
 #include "to_attributes.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 
@@ -30,8 +31,7 @@ std::size_t include_point(std::string_view text) {
       if (t.find("*/") != std::string_view::npos) in_comment = false;
     } else if (t.starts_with("/*")) {
       in_comment = t.find("*/") == std::string_view::npos;
-    } else if (t.starts_with("#") && t.substr(1).find_first_not_of(" \t") != std::string_view::npos &&
-               t.substr(t.find_first_not_of("# \t")).starts_with("include")) {
+    } else if (t.starts_with("#") && t.substr(std::min(t.size(), t.find_first_not_of("# \t"))).starts_with("include")) {
       return line;
     } else if (!t.empty() && !t.starts_with("//") && first_code == std::string_view::npos) {
       first_code = line;

@@ -5,8 +5,8 @@
 // std::istringstream cost a piece of a few megabytes three to four extra
 // copies into fresh memory (the stream's growing buffer, str(), the
 // message), and on this machine every fresh page costs a fault: a 2 MB
-// piece took 4-5 ms to give (docs/performance.md, "A loop whose pieces
-// carry megabytes").
+// piece took 4-5 ms to give (docs/decisions.md, "A piece's bytes are
+// packed where they are sent").
 #pragma once
 
 #include <cstddef>
