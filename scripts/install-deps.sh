@@ -16,8 +16,8 @@ packages=(
   clang-format-19 clangd-19
   # the runtime
   libboost-context-dev libopenmpi-dev openmpi-bin libcereal-dev libcli11-dev
-  # table files: blocks compressed with zstd, checked with xxHash (decisions.md, "Table files")
-  libzstd-dev libxxhash-dev
+  # table files: blocks compressed with zstd or LZ4, checked with xxHash (decisions.md, "Table files")
+  libzstd-dev liblz4-dev libxxhash-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
   # peers for the benchmarks: OpenMP (GCC's libgomp ships with gcc; LLVM's libomp), oneTBB

@@ -7,12 +7,15 @@ size; probe latency with a warm cache and a cold one.
 
 Each round: dd writes the raw size (conv=fdatasync: to the disk, as a save
 syncs its files) and reads it back (iflag=direct: from the disk); then for
-each zstd level and layout (processes x workers) table-files-bench loads
+each codec and layout (processes x workers) table-files-bench loads
 the saved tables (their pages dropped from the page cache first, dd
 iflag=nocache) and saves them again. Throughput is raw bytes per second;
 the ratios are taken within a round and shown as median and range.
 
-  python3 bench/tables/files_bench.py [--rounds 5] [--levels 1,-20] [--layouts 1x2,2x1] [--dir D]
+  python3 bench/tables/files_bench.py [--rounds 5] [--codecs zstd,lz4,lz4:-4,zstd/raw,lz4/raw] [--layouts 1x2,2x1] [--dir D]
+
+--codecs: each a codec with an optional level (zstd:-20) and "/raw" for
+blocks stored without byte planes (lz4/raw).
 
 Needs a built tree (build/release: tascell++, bench/table-files-bench).
 """
@@ -60,12 +63,12 @@ def spread(xs):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--levels", default="1,-20")
+    ap.add_argument("--codecs", default="zstd,lz4,lz4:-4,zstd/raw,lz4/raw")
     ap.add_argument("--layouts", default="1x2,2x1")
     ap.add_argument("--dir", help="where the files go (default: a temporary directory under /tmp)")
     ap.add_argument("--build", default=os.path.join(ROOT, "build", "release"))
     o = ap.parse_args()
-    levels = [int(x) for x in o.levels.split(",")]
+    codecs = o.codecs.split(",")
     layouts = [tuple(int(v) for v in x.split("x")) for x in o.layouts.split(",")]
     tascellxx = os.path.join(o.build, "compiler", "driver", "tascell++")
     bench = os.path.join(o.build, "bench", "table-files-bench")
@@ -78,7 +81,7 @@ def main():
         run([mpirun, "-np", "1", retro, "--no-check", "--tables", src, "KQK", "KQKR"])
         raw = None
         dd_w, dd_r = [], []
-        res = {}  # (level, layout) -> lists of (save rate, load rate, save ratio, load ratio)
+        res = {}  # (codec, layout) -> lists of (save rate, load rate, save ratio, load ratio)
         sizes = {}
         for r in range(o.rounds):
             ddf = os.path.join(tmp, "dd.bin")
@@ -91,30 +94,33 @@ def main():
             os.remove(ddf)
             dd_w.append(w)
             dd_r.append(rd)
-            for level in levels:
+            for ci, codec in enumerate(codecs):
+                name, _, planes = codec.partition("/")
+                name, _, level = name.partition(":")
+                args = ["--codec", name] + (["--level", level] if level else []) + (["--raw"] if planes == "raw" else [])
                 for procs, workers in layouts:
-                    dst = os.path.join(tmp, "L%d-%dx%d" % (level, procs, workers))
+                    dst = os.path.join(tmp, "C%d-%dx%d" % (ci, procs, workers))
                     shutil.rmtree(dst, ignore_errors=True)
                     drop_cache(src)
                     out = run([mpirun, "--oversubscribe", "--bind-to", "none", "-np", str(procs), "-x",
                                "TASCELL_WORKERS=%d" % workers, bench, "resave", os.path.join(src, "KQKR"),
-                               os.path.join(dst, "KQKR"), "--level", str(level)])
+                               os.path.join(dst, "KQKR")] + args)
                     m = re.search(r"load ([\d.]+) s save ([\d.]+) s", out)
                     load_s, save_s = float(m.group(1)), float(m.group(2))
-                    res.setdefault((level, procs, workers), []).append(
+                    res.setdefault((ci, procs, workers), []).append(
                         (raw / save_s, raw / load_s, raw / save_s / w, raw / load_s / rd))
-                    sizes[level] = stored_bytes(dst)
+                    sizes[ci] = stored_bytes(dst)
             print("round %d done" % (r + 1), file=sys.stderr)
         print("KQKR tables (wtm + btm): %d bytes raw; %d rounds" % (raw, o.rounds))
         print("dd write (fdatasync) %.0f MB/s (%s), dd read (direct) %.0f MB/s (%s)" % (
             statistics.median(dd_w) / 1e6, "%.0f-%.0f" % (min(dd_w) / 1e6, max(dd_w) / 1e6),
             statistics.median(dd_r) / 1e6, "%.0f-%.0f" % (min(dd_r) / 1e6, max(dd_r) / 1e6)))
-        print("| zstd level | layout | save MB/s | save / dd write | load MB/s | load / dd read | stored / raw |")
+        print("| codec | layout | save MB/s | save / dd write | load MB/s | load / dd read | stored / raw |")
         print("|---:|---|---:|---|---:|---|---:|")
-        for (level, procs, workers), xs in sorted(res.items(), key=lambda kv: (-kv[0][0], kv[0][1])):
-            print("| %d | %d x %d | %.0f | %s | %.0f | %s | %.3f |" % (
-                level, procs, workers, statistics.median(x[0] for x in xs) / 1e6, spread([x[2] for x in xs]),
-                statistics.median(x[1] for x in xs) / 1e6, spread([x[3] for x in xs]), sizes[level] / raw))
+        for (ci, procs, workers), xs in sorted(res.items()):
+            print("| %s | %d x %d | %.0f | %s | %.0f | %s | %.3f |" % (
+                codecs[ci], procs, workers, statistics.median(x[0] for x in xs) / 1e6, spread([x[2] for x in xs]),
+                statistics.median(x[1] for x in xs) / 1e6, spread([x[3] for x in xs]), sizes[ci] / raw))
         btm = os.path.join(src, "KQKR-btm")
         for what, args in (("warm (every block cached)", ["--gets", "2000000", "--cache", "1024"]),
                            ("cold (a cache of 1 block)", ["--gets", "20000", "--cache", "1"])):

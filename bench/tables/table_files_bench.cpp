@@ -1,7 +1,7 @@
 // The costs of table files (tascell/table_file.hpp) on a real table: the
 // endgame tables that lang-examples/retro.tcpp --tables saves. Driven by
 // files_bench.py, which measures the disk beside it with dd.
-//   table_files_bench resave SRC DST [--level L]
+//   table_files_bench resave SRC DST [--codec zstd|lz4] [--level L] [--raw]
 //       loads SRC-wtm and SRC-btm (tables of endgames::wtm_entry and
 //       btm_entry), then saves them as DST-wtm and DST-btm; prints
 //       "load S s save S s raw B bytes"
@@ -29,7 +29,7 @@ double since(std::chrono::steady_clock::time_point t) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: table_files_bench resave SRC DST [--level L] | probe DIR --gets G [--cache K]\n");
+    std::fprintf(stderr, "usage: table_files_bench resave SRC DST [--codec zstd|lz4] [--level L] [--raw] | probe DIR --gets G [--cache K]\n");
     return 2;
   }
   std::string what = argv[1];
@@ -38,6 +38,9 @@ int main(int argc, char** argv) {
   std::size_t cache = 64;
   for (int a = 3; a < argc; ++a) {
     if (!std::strcmp(argv[a], "--level") && a + 1 < argc) o.level = std::atoi(argv[++a]);
+    else if (!std::strcmp(argv[a], "--codec") && a + 1 < argc)
+      o.codec = !std::strcmp(argv[++a], "lz4") ? tascell::table_codec::lz4 : tascell::table_codec::zstd;
+    else if (!std::strcmp(argv[a], "--raw")) o.byte_planes = false;  // blocks as the entries lie
     else if (!std::strcmp(argv[a], "--gets") && a + 1 < argc) gets = std::atoll(argv[++a]);
     else if (!std::strcmp(argv[a], "--cache") && a + 1 < argc) cache = static_cast<std::size_t>(std::atoll(argv[++a]));
   }

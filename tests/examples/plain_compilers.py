@@ -9,7 +9,7 @@ it, and check its output against the known answer (answers.json).
 usage: plain_compilers.py NAME SOURCE INCLUDE_DIR [MORE_INCLUDE_DIRS...] [--link LIBRARY...]
 (SOURCE is compiled as C++ whatever its name: a converted .tcpp file too;
 --link: what a program that saves or loads tables links, the runtime's
-library for the file format and zstd and xxHash)
+library for the file format and zstd, LZ4 and xxHash)
 """
 import os
 import shutil

@@ -16,6 +16,8 @@ damaged: each kind of damage is named (file, block) at load and by
     part; a part of another save; a missing header (a save that did not
     finish); a table loaded as another entry type; a save inside a root
     call (refused: saving is collective)
+  - LZ4 in byte planes: saved on 2, loaded on 1 and 3, a damaged block
+    named at load and by verify
 
 usage: check_table_files.py MPIEXEC TABLE_FILES TASCELL_TABLE
 """
@@ -121,9 +123,9 @@ def main():
         c.expect(rc == 0 and re.search(r"entry 0: 00 00 00 00 00", out), "tascell-table get: the bytes", out + err)
 
         # --- damage ---
-        def damaged(name, change):
+        def damaged(name, change, source=None):
             d = os.path.join(tmp, "damaged-" + name)
-            shutil.copytree(sound, d)
+            shutil.copytree(source or sound, d)
             change(d)
             return d
 
@@ -182,6 +184,28 @@ def main():
                          "damage 'block': table_file_error's file() and block()", load_err[2])
                 rc, out, err = mpi(1, "probe", d)
                 c.expect(rc == 3 and re.search(pattern, err), "damage 'block': probing names it", out + err)
+
+        # --- LZ4 in byte planes (the checkpoints' codec): saved on 2, loaded
+        # on 1 and 3, a damaged block named ---
+        lz = os.path.join(tmp, "lz4")
+        rc, out, err = mpi(2, "save", lz, "--n", str(N), "--spread", "hashed", "--block-bytes", str(BLOCK_BYTES),
+                           "--codec", "lz4")
+        c.expect(rc == 0 and "OK saved" in out, "save with LZ4 on 2", out + err)
+        rc, out, err = run([tool, "info", lz])
+        c.expect(rc == 0 and "blocks compressed with lz4+planes" in out, "tascell-table info names LZ4 in planes",
+                 out + err)
+        for load_np in (1, 3):
+            rc, out, err = mpi(load_np, "load", lz)
+            held = [int(m) for m in re.findall(r"OK rank \d+ loaded (\d+) of %d" % N, out)]
+            c.expect(rc == 0 and len(held) == load_np and sum(held) == N and "WRONG" not in err,
+                     "LZ4 saved on 2, loaded on %d (entries held: %s)" % (load_np, held), out + err)
+        d = damaged("lz4-block", block_byte, lz)
+        rc, out, err = mpi(2, "load", d)
+        pattern = r"part-1\.tcb': block 5 fails its checksum"
+        c.expect(rc == 3 and len(re.findall(pattern, err)) >= 2, "damage to an LZ4 block: load names it", out + err)
+        rc, out, err = run([tool, "verify", d])
+        c.expect(rc == 1 and re.search(pattern, out), "damage to an LZ4 block: tascell-table verify names it",
+                 out + err)
 
         rc, out, err = mpi(1, "save_inside", os.path.join(tmp, "inside"))
         c.expect(rc == 0 and "OK refused" in out and "inside parallel work" in out

@@ -1,7 +1,7 @@
 // Table files under mpirun (tascell/table_file.hpp), driven by
 // check_table_files.py, which saves on some number of processes, loads on
 // others, and damages files in between:
-//   save DIR [--n N] [--spread block|hashed] [--level L] [--block-bytes B] [--salt S]
+//   save DIR [--n N] [--spread block|hashed] [--codec zstd|lz4] [--level L] [--block-bytes B] [--salt S]
 //            a table of N entries, entry i = expected(i), saved into DIR
 //            (with --salt, other entries: a save whose parts are another's)
 //   load DIR every process loads DIR and checks each of its own entries,
@@ -63,6 +63,8 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[a], "--spread") && a + 1 < argc)
       how = !std::strcmp(argv[++a], "hashed") ? tascell::spread::hashed : tascell::spread::block;
     else if (!std::strcmp(argv[a], "--level") && a + 1 < argc) o.level = std::atoi(argv[++a]);
+    else if (!std::strcmp(argv[a], "--codec") && a + 1 < argc)
+      o.codec = !std::strcmp(argv[++a], "lz4") ? tascell::table_codec::lz4 : tascell::table_codec::zstd;
     else if (!std::strcmp(argv[a], "--block-bytes") && a + 1 < argc) o.block_bytes = std::atoll(argv[++a]);
     else if (!std::strcmp(argv[a], "--salt") && a + 1 < argc) salt = static_cast<std::uint32_t>(std::atoll(argv[++a]));
     else if (!std::strcmp(argv[a], "--cache") && a + 1 < argc) cache = static_cast<std::size_t>(std::atoll(argv[++a]));

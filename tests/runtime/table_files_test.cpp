@@ -2,16 +2,19 @@
 // table_format.hpp): the file order does not depend on the number of
 // processes (what lets a table saved on P processes load on Q), the
 // header's text round trip and its checks, and a part written and read
-// back block by block, then damaged. check_table_files.py tries the same
+// back block by block with each codec, then damaged; the same bytes from
+// any number of threads; byte planes. check_table_files.py tries the same
 // through save and load on 1-3 processes.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
+#include "tables/byte_planes.hpp"
 #include "tables/table_format.hpp"
 
 namespace files = tascell::detail::files;
@@ -87,18 +90,41 @@ TEST(TableFiles, HeaderRoundTripAndChecks) {
   EXPECT_THROW(files::parse_header(files::format_header(info), "h"), tascell::table_file_error);
 }
 
-TEST(TableFiles, PartWrittenReadAndDamaged) {
+// Each codec, with and without byte planes.
+struct coding {
+  tascell::table_codec codec;
+  bool planes;
+};
+class TableFilesCoded : public ::testing::TestWithParam<coding> {};
+
+std::string coding_name(const ::testing::TestParamInfo<coding>& p) {
+  return std::string(p.param.codec == tascell::table_codec::lz4 ? "lz4" : "zstd") + (p.param.planes ? "_planes" : "");
+}
+
+tascell::save_options options_of(const coding& c) {
+  tascell::save_options o;
+  o.codec = c.codec;
+  o.byte_planes = c.planes;
+  return o;
+}
+
+TEST_P(TableFilesCoded, PartWrittenReadAndDamaged) {
   scratch s;
   auto info = sample(s.dir);
+  tascell::save_options o = options_of(GetParam());
+  info.codec = files::codec_word(o, 4);
   auto value = [](std::int64_t p) { return static_cast<std::uint32_t>(p * 40503u) & 0xff0fu; };
   for (int k = 0; k < 2; ++k) {
-    auto sum = files::write_part(s.dir, k, info.save_id, info.parts[k].first, info.parts[k].count, 4, 64, 1,
-                                 [&](std::int64_t lo, std::int64_t hi, char* out) {
-                                   for (std::int64_t p = lo; p < hi; ++p, out += 4) {
-                                     std::uint32_t v = value(p);
-                                     std::memcpy(out, &v, 4);
-                                   }
-                                 });
+    files::part_writer w(s.dir, k, info.parts[k].first, info.parts[k].count, 4, 64, o);
+    w.write_blocks([&](std::int64_t lo, std::int64_t hi, char* out) {
+      char* at = out;
+      for (std::int64_t p = lo; p < hi; ++p, at += 4) {
+        std::uint32_t v = value(p);
+        std::memcpy(at, &v, 4);
+      }
+      return static_cast<const char*>(out);
+    }, 1 + k * 2);
+    auto sum = w.finish(info.save_id);
     EXPECT_EQ(sum.blocks, (info.parts[k].count + 63) / 64);
   }
   files::write_header(info);
@@ -140,4 +166,97 @@ TEST(TableFiles, PartWrittenReadAndDamaged) {
   // Truncated by one byte: its trailer is not at its end.
   std::filesystem::resize_file(path, std::filesystem::file_size(path) - 1);
   EXPECT_THROW(files::part_file(info, 1), tascell::table_file_error);
+}
+
+// The entries' checksum (the save id's part) and the bytes written depend
+// on the entries and the options, not on how many threads compressed them
+// nor on whether the entries lay in place.
+TEST_P(TableFilesCoded, SameBytesOnAnyNumberOfThreads) {
+  scratch s;
+  tascell::save_options o = options_of(GetParam());
+  std::vector<std::uint16_t> data(100000);
+  for (std::size_t i = 0; i < data.size(); ++i) data[i] = static_cast<std::uint16_t>((i * i) % 977);
+  std::vector<std::uint64_t> sums;
+  std::vector<std::string> bytes;
+  for (int threads : {1, 2, 5}) {
+    std::string dir = s.dir + "/t" + std::to_string(threads);
+    std::filesystem::create_directories(dir);
+    files::part_writer w(dir, 0, 0, static_cast<std::int64_t>(data.size()), 2, 1000, o);
+    sums.push_back(w.write_blocks([&](std::int64_t lo, std::int64_t hi, char* out) {
+      if (threads == 2) return reinterpret_cast<const char*>(&data[static_cast<std::size_t>(lo)]);  // in place
+      std::memcpy(out, &data[static_cast<std::size_t>(lo)], static_cast<std::size_t>(hi - lo) * 2);
+      return static_cast<const char*>(out);
+    }, threads));
+    w.finish(7);
+    std::ifstream in(dir + "/part-0.tcb", std::ios::binary);
+    bytes.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  EXPECT_EQ(sums[0], sums[1]);
+  EXPECT_EQ(sums[0], sums[2]);
+  EXPECT_EQ(bytes[0], bytes[1]);
+  EXPECT_EQ(bytes[0], bytes[2]);
+  // Other entries, another checksum.
+  data[500] ^= 1;
+  files::part_writer w(s.dir, 9, 0, static_cast<std::int64_t>(data.size()), 2, 1000, o);
+  EXPECT_NE(w.write_blocks([&](std::int64_t lo, std::int64_t, char*) {
+    return reinterpret_cast<const char*>(&data[static_cast<std::size_t>(lo)]);
+  }), sums[0]);
+}
+
+INSTANTIATE_TEST_SUITE_P(Codecs, TableFilesCoded,
+                         ::testing::Values(coding{tascell::table_codec::zstd, false},
+                                           coding{tascell::table_codec::zstd, true},
+                                           coding{tascell::table_codec::lz4, false},
+                                           coding{tascell::table_codec::lz4, true}),
+                         coding_name);
+
+// A part whose writer ends before finish (a failed save) leaves no file.
+TEST(TableFiles, UnfinishedPartLeavesNothing) {
+  scratch s;
+  {
+    files::part_writer w(s.dir, 0, 0, 1000, 1, 64, tascell::save_options{});
+    std::vector<char> ones(1000, 1);
+    w.write_blocks([&](std::int64_t lo, std::int64_t, char*) { return ones.data() + lo; });
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(s.dir));
+}
+
+// The codec's word in the header: byte planes only for entries of more
+// than one byte; words this library does not know are refused by name.
+TEST(TableFiles, CodecWords) {
+  tascell::save_options o;
+  EXPECT_EQ(files::codec_word(o, 2), "zstd+planes");
+  EXPECT_EQ(files::codec_word(o, 1), "zstd");
+  o.codec = tascell::table_codec::lz4;
+  EXPECT_EQ(files::codec_word(o, 3), "lz4+planes");
+  o.byte_planes = false;
+  EXPECT_EQ(files::codec_word(o, 3), "lz4");
+  EXPECT_EQ(files::codec_field("lz4+planes"), files::codec_lz4 | files::codec_planes);
+  EXPECT_EQ(files::codec_field("zstd"), files::codec_zstd);
+  EXPECT_EQ(files::codec_field("brotli"), 0u);
+  EXPECT_EQ(files::codec_field("+planes"), 0u);
+  scratch s;
+  auto info = sample(s.dir);
+  info.codec = "brotli+planes";
+  try {
+    files::parse_header(files::format_header(info), "h");
+    FAIL() << "an unknown codec was read";
+  } catch (const tascell::table_file_error& e) {
+    EXPECT_NE(std::string(e.what()).find("is compressed with 'brotli+planes'"), std::string::npos) << e.what();
+  }
+}
+
+// Byte planes and back, for every entry size up to 9 (the sizes with a
+// loop of their own and the others).
+TEST(TableFiles, BytePlanesRoundTrip) {
+  for (std::size_t e = 1; e <= 9; ++e) {
+    const std::size_t n = 1000 + e;
+    std::vector<char> in(n * e), planes(n * e), back(n * e);
+    for (std::size_t k = 0; k < in.size(); ++k) in[k] = static_cast<char>(k * 31 + k / 7);
+    files::to_planes(in.data(), n, e, planes.data());
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < e; ++j) ASSERT_EQ(planes[j * n + i], in[i * e + j]) << e << " " << i << " " << j;
+    files::from_planes(planes.data(), n, e, back.data());
+    ASSERT_EQ(back, in) << e;
+  }
 }

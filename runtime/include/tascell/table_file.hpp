@@ -12,7 +12,7 @@
 // A saved table is a directory: `table.tct` (a text header: element type,
 // size, spread, parts, format version, its own checksum) and one part file
 // per saving process, `part-R.tcb`, holding that process's entries in
-// blocks compressed with zstd, an index of the blocks (offset, sizes, an
+// blocks compressed with zstd or LZ4, an index of the blocks (offset, sizes, an
 // XXH3-64 checksum of each), and a trailer. The layout, byte by byte, is in
 // docs/cluster.md ("The table file format"). A file that is truncated,
 // missing or has a byte changed is found by its checksums and named (file,
@@ -78,13 +78,28 @@ struct table_file_info {
   std::int64_t entries = 0;
   tascell::spread how = tascell::spread::block;
   std::int64_t block_entries = 0;  // entries per compressed block (the last of a part may hold fewer)
-  std::string codec;               // "zstd"
+  std::string codec;               // "zstd" or "lz4", "+planes" when stored in byte planes
   std::uint64_t save_id = 0;       // the same in the header and every part of one save
   std::vector<table_file_part> parts;
 };
 
+// How blocks are compressed. zstd stores about half what LZ4 stores;
+// LZ4 compresses about twice as fast. Where the cores, not the disk, bound
+// a save (docs/performance.md, "Table files"), LZ4 saves faster: a
+// build's checkpoints, rewritten often and removed at the end, are its
+// use; a finished table, kept and copied, is zstd's.
+//
+// Byte planes: a block of entries of several bytes is stored as all their
+// first bytes, then all their second bytes, and so on (the shuffle of HDF5
+// and Blosc): the bytes of one field sit together, which both codecs
+// compress faster and smaller (the endgame tables: 1.2 times as fast, 0.84
+// of the size). Entries of one byte are stored as they are.
+enum class table_codec : std::uint8_t { zstd, lz4 };
+
 struct save_options {
-  int level = 1;                       // zstd's compression level (negative: faster, larger)
+  table_codec codec = table_codec::zstd;
+  int level = 1;                       // zstd's level; for both codecs a negative level is faster and larger
+  bool byte_planes = true;             // each block stored byte plane by byte plane (below)
   std::int64_t block_bytes = 1 << 16;  // raw bytes per block (rounded to whole entries)
   int threads = 0;                     // threads compressing in each process (0: its number of workers)
 };

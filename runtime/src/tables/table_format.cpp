@@ -1,16 +1,21 @@
 // The table file format: part files and the header (table_format.hpp).
 #include "table_format.hpp"
 
+#include "byte_planes.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <exception>
 #include <filesystem>
 #include <memory>
@@ -18,6 +23,7 @@
 #include <sstream>
 #include <thread>
 
+#include <lz4.h>
 #include <xxhash.h>
 #include <zstd.h>
 
@@ -58,6 +64,21 @@ void write_all(int fd, const char* p, std::size_t n, const std::string& path) {
   }
 }
 
+// Writes the buffers of io[0, count) in their order (io is used up).
+void write_all(int fd, iovec* io, int count, const std::string& path) {
+  while (count > 0) {
+    ssize_t k = ::writev(fd, io, count);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) throw table_file_error(sys_error("cannot write", path), path);
+    auto left = static_cast<std::size_t>(k);
+    for (; count > 0 && left >= io->iov_len; ++io, --count) left -= io->iov_len;
+    if (count > 0) {  // stopped inside a buffer: its rest next
+      io->iov_base = static_cast<char*>(io->iov_base) + left;
+      io->iov_len -= left;
+    }
+  }
+}
+
 // Reads exactly n bytes at offset; false at the end of the file.
 bool read_at(int fd, char* p, std::size_t n, std::uint64_t offset) {
   while (n > 0) {
@@ -80,7 +101,7 @@ void sync_dir(const std::string& dir) {
   }
 }
 
-void finish(int fd, const std::string& tmp, const std::string& path, const std::string& dir) {
+void finish_file(int fd, const std::string& tmp, const std::string& path, const std::string& dir) {
   if (::fsync(fd) != 0) {
     ::close(fd);
     throw table_file_error(sys_error("cannot sync", tmp), tmp);
@@ -126,6 +147,28 @@ struct zstd_cctx {
   zstd_cctx& operator=(const zstd_cctx&) = delete;
   ~zstd_cctx() { ZSTD_freeCCtx(c); }
 };
+// The most a block of `raw` bytes takes compressed, by either codec.
+std::size_t compress_bound(std::size_t raw) {
+  return std::max<std::size_t>(ZSTD_compressBound(raw), static_cast<std::size_t>(LZ4_compressBound(static_cast<int>(raw))));
+}
+
+std::size_t compress_block(std::uint32_t codec, int level, ZSTD_CCtx* z, const char* raw, std::size_t n, char* out,
+                           std::size_t cap, const std::string& path, std::int64_t block) {
+  if ((codec & 0xff) == codec_lz4) {
+    int k = LZ4_compress_fast(raw, out, static_cast<int>(n), static_cast<int>(cap), level < 0 ? -level : 1);
+    if (k <= 0 && n > 0)
+      throw table_file_error("tascell: table file '" + path + "': LZ4 cannot compress block " + std::to_string(block),
+                             path, block);
+    return static_cast<std::size_t>(k);
+  }
+  std::size_t k = ZSTD_compressCCtx(z, out, cap, raw, n, level);
+  if (ZSTD_isError(k))
+    throw table_file_error("tascell: table file '" + path + "': zstd cannot compress block " + std::to_string(block) +
+                               ": " + ZSTD_getErrorName(k),
+                           path, block);
+  return k;
+}
+
 struct zstd_dctx {
   ZSTD_DCtx* d = ZSTD_createDCtx();
   ~zstd_dctx() { ZSTD_freeDCtx(d); }
@@ -136,91 +179,194 @@ struct zstd_dctx {
 std::uint64_t checksum(const void* bytes, std::size_t n) { return XXH3_64bits(bytes, n); }
 
 std::string header_path(const std::string& dir) { return dir + "/table.tct"; }
+
+std::string codec_word(const save_options& o, std::size_t entry_bytes) {
+  return std::string(o.codec == table_codec::lz4 ? "lz4" : "zstd") + (o.byte_planes && entry_bytes > 1 ? "+planes" : "");
+}
+std::uint32_t codec_field(const std::string& word) {
+  std::string base = word;
+  std::uint32_t planes = 0;
+  if (base.size() > 7 && base.compare(base.size() - 7, 7, "+planes") == 0) {
+    base.resize(base.size() - 7);
+    planes = codec_planes;
+  }
+  std::uint32_t c = base == "zstd" ? codec_zstd : base == "lz4" ? codec_lz4 : 0;
+  return c ? c | planes : 0;
+}
 std::string part_name(int part) { return "part-" + std::to_string(part) + ".tcb"; }
 
-part_summary write_part(const std::string& dir, int part, std::uint64_t save_id, std::int64_t first,
-                        std::int64_t count, std::uint32_t entry_bytes, std::int64_t block_entries, int level,
-                        const fill_fn& fill, int threads) {
-  std::string path = dir + "/" + part_name(part), tmp = path + ".tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw table_file_error(sys_error("cannot create", tmp), tmp);
-  try {
-    char head[part_header_bytes] = {};
-    char* p = head;
-    std::memcpy(p, part_magic, 8);
-    p += 8;
-    put<std::uint32_t>(p, format_version);
-    put<std::uint32_t>(p, static_cast<std::uint32_t>(part));
-    put<std::uint64_t>(p, save_id);
-    put<std::uint64_t>(p, static_cast<std::uint64_t>(first));
-    put<std::uint64_t>(p, static_cast<std::uint64_t>(count));
-    put<std::uint64_t>(p, static_cast<std::uint64_t>(block_entries));
-    put<std::uint32_t>(p, entry_bytes);
-    put<std::uint32_t>(p, codec_zstd);
-    put<std::uint64_t>(p, checksum(head, 56));
-    write_all(fd, head, sizeof head, tmp);
+part_writer::part_writer(const std::string& dir, int part, std::int64_t first, std::int64_t count,
+                         std::uint32_t entry_bytes, std::int64_t block_entries, const save_options& o)
+    : dir_(dir),
+      path_(dir + "/" + part_name(part)),
+      tmp_(path_ + ".tmp"),
+      part_(part),
+      first_(first),
+      count_(count),
+      block_entries_(block_entries),
+      blocks_(block_entries > 0 ? (count + block_entries - 1) / block_entries : 0),
+      entry_bytes_(entry_bytes),
+      codec_(codec_field(codec_word(o, entry_bytes))),
+      level_(o.level) {
+  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw table_file_error(sys_error("cannot create", tmp_), tmp_);
+}
 
-    // Windows of blocks compressed on `threads` threads, written in order;
-    // each thread keeps its zstd context and raw buffer for the whole part.
-    std::size_t raw_max = static_cast<std::size_t>(block_entries) * entry_bytes;
-    const std::int64_t blocks = block_entries > 0 ? (count + block_entries - 1) / block_entries : 0;
-    const int workers = std::max(1, threads);
-    const std::int64_t window = 32 * workers;
-    struct slot {
-      std::vector<char> stored;
-      std::size_t bytes = 0, n = 0;
-    };
-    std::vector<slot> slots(static_cast<std::size_t>(std::min(window, std::max<std::int64_t>(blocks, 1))));
-    std::vector<zstd_cctx> contexts(static_cast<std::size_t>(workers));
-    std::vector<std::vector<char>> raws(static_cast<std::size_t>(workers), std::vector<char>(raw_max ? raw_max : 1));
-    std::vector<char> index;
-    std::uint64_t offset = part_header_bytes;
-    for (std::int64_t w0 = 0; w0 < blocks; w0 += window) {
-      std::int64_t in_window = std::min(window, blocks - w0);
-      parallel_for(in_window, workers, [&](std::int64_t j, int t) {
-        slot& sl = slots[static_cast<std::size_t>(j)];
-        std::vector<char>& raw = raws[static_cast<std::size_t>(t)];
-        std::int64_t b = w0 + j, lo = first + b * block_entries, hi = std::min(first + count, lo + block_entries);
-        sl.n = static_cast<std::size_t>(hi - lo) * entry_bytes;
-        sl.stored.resize(ZSTD_compressBound(raw_max));
-        fill(lo, hi, raw.data());
-        std::size_t k = ZSTD_compressCCtx(contexts[static_cast<std::size_t>(t)].c, sl.stored.data(), sl.stored.size(),
-                                          raw.data(), sl.n, level);
-        if (ZSTD_isError(k))
-          throw table_file_error("tascell: table file '" + tmp + "': zstd cannot compress block " + std::to_string(b) +
-                                     ": " + ZSTD_getErrorName(k),
-                                 tmp, b);
-        sl.bytes = k;
-      });
-      for (std::int64_t j = 0; j < in_window; ++j) {
-        const slot& sl = slots[static_cast<std::size_t>(j)];
+part_writer::~part_writer() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    ::unlink(tmp_.c_str());
+  }
+}
+
+std::uint64_t part_writer::write_blocks(const source_fn& source, int threads) {
+  // The header's place, written by finish once the save id is known.
+  char zeros[part_header_bytes] = {};
+  write_all(fd_, zeros, sizeof zeros, tmp_);
+  offset_ = part_header_bytes;
+  // Blocks compressed on `threads` threads into a ring of slots and
+  // written in order by whichever thread finds the next one ready (one at
+  // a time), so that the writing overlaps the compressing; the disk is
+  // asked to start on every few MiB written, so that the final sync has
+  // little left to do.
+  const std::size_t raw_max = static_cast<std::size_t>(block_entries_) * entry_bytes_;
+  const std::int64_t blocks = blocks_;
+  const std::int64_t first = first_, count = count_, block_entries = block_entries_;
+  const std::uint32_t entry_bytes = entry_bytes_, codec = codec_;
+  const int fd = fd_;
+  const std::string& tmp = tmp_;
+  const int workers = static_cast<int>(std::clamp<std::int64_t>(threads, 1, std::max<std::int64_t>(blocks, 1)));
+  const std::int64_t ring = 16 * workers;
+  struct slot {
+    std::vector<char> stored;
+    std::size_t bytes = 0, n = 0;
+    std::uint64_t sum = 0;
+    std::atomic<std::int64_t> ready{-1};  // the block it holds, once compressed
+  };
+  std::vector<slot> slots(static_cast<std::size_t>(ring));
+  std::vector<char>& index = index_;
+  index.clear();
+  index.reserve(static_cast<std::size_t>(blocks) * index_entry_bytes);
+  std::uint64_t& offset = offset_;
+  std::uint64_t flushed = 0;
+  std::atomic<std::int64_t> next{0}, written{0};
+  std::atomic<bool> writing{false}, failed{false};
+  std::exception_ptr first_error;
+  std::mutex error_mutex;
+
+  // Writes the ready blocks that follow the written ones. seq_cst on
+  // `writing` and `ready`: a block made ready while another thread writes
+  // is seen by that thread when it lets go, or this one gets the turn.
+  auto drain = [&] {
+    for (;;) {
+      if (writing.exchange(true)) return;
+      std::int64_t w = written.load();
+      // The ready blocks that follow, up to 64 of them, in one writev.
+      iovec io[64];
+      int k = 0;
+      for (slot* sl; k < 64 && w + k < blocks && (sl = &slots[static_cast<std::size_t>((w + k) % ring)])->ready.load() == w + k; ++k) {
         char e[index_entry_bytes];
         char* q = e;
         put<std::uint64_t>(q, offset);
-        put<std::uint32_t>(q, static_cast<std::uint32_t>(sl.bytes));
-        put<std::uint32_t>(q, static_cast<std::uint32_t>(sl.n));
-        put<std::uint64_t>(q, checksum(sl.stored.data(), sl.bytes));
+        put<std::uint32_t>(q, static_cast<std::uint32_t>(sl->bytes));
+        put<std::uint32_t>(q, static_cast<std::uint32_t>(sl->n));
+        put<std::uint64_t>(q, sl->sum);
         index.insert(index.end(), e, e + sizeof e);
-        write_all(fd, sl.stored.data(), sl.bytes, tmp);
-        offset += sl.bytes;
+        io[k] = {sl->stored.data(), sl->bytes};
+        offset += sl->bytes;
       }
+      try {
+        write_all(fd, io, k, tmp);
+      } catch (...) {
+        writing.store(false);
+        throw;
+      }
+      if (offset - flushed >= (std::uint64_t{1} << 20)) {
+        ::sync_file_range(fd, static_cast<off_t>(flushed), static_cast<off_t>(offset - flushed), SYNC_FILE_RANGE_WRITE);
+        flushed = offset;
+      }
+      w += k;
+      written.store(w);
+      writing.store(false);
+      if (!(w < blocks && slots[static_cast<std::size_t>(w % ring)].ready.load() == w)) return;
     }
-    write_all(fd, index.data(), index.size(), tmp);
-    char tail[trailer_bytes];
-    p = tail;
-    put<std::uint64_t>(p, offset);
-    put<std::uint64_t>(p, static_cast<std::uint64_t>(blocks));
-    put<std::uint64_t>(p, checksum(index.data(), index.size()));
-    std::memcpy(p, end_magic, 8);
-    write_all(fd, tail, sizeof tail, tmp);
-    finish(fd, tmp, path, dir);
-    fd = -1;
-    return {blocks, offset + index.size() + trailer_bytes};
+  };
+  auto compress = [&] {
+    zstd_cctx z;
+    std::vector<char> scratch(raw_max ? raw_max : 1), planes((codec & codec_planes) ? scratch.size() : 0);
+    try {
+      for (std::int64_t b; !failed.load(std::memory_order_relaxed) && (b = next.fetch_add(1)) < blocks;) {
+        // Slot b % ring is free once block b - ring is written.
+        while (written.load() <= b - ring) {
+          if (failed.load(std::memory_order_relaxed)) return;
+          drain();
+          std::this_thread::yield();
+        }
+        slot& sl = slots[static_cast<std::size_t>(b % ring)];
+        std::int64_t lo = first + b * block_entries, hi = std::min(first + count, lo + block_entries);
+        sl.n = static_cast<std::size_t>(hi - lo) * entry_bytes;
+        sl.stored.resize(compress_bound(raw_max));
+        const char* in = source(lo, hi, scratch.data());
+        if (codec & codec_planes) {
+          to_planes(in, static_cast<std::size_t>(hi - lo), entry_bytes, planes.data());
+          in = planes.data();
+        }
+        sl.bytes = compress_block(codec, level_, z.c, in, sl.n, sl.stored.data(), sl.stored.size(), tmp, b);
+        sl.sum = checksum(sl.stored.data(), sl.bytes);
+        sl.ready.store(b);
+        drain();
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> g(error_mutex);
+      if (!first_error) first_error = std::current_exception();
+      failed.store(true);
+    }
+  };
+  std::vector<std::thread> others;
+  for (int t = 1; t < workers; ++t) others.emplace_back(compress);
+  compress();
+  for (auto& t : others) t.join();
+  if (first_error) std::rethrow_exception(first_error);
+  drain();  // every block is compressed: what is left is written here
+  // The block index (each block's place, sizes and checksum) stands for
+  // the entries: the same entries saved with the same options give the
+  // same index.
+  return checksum(index.data(), index.size());
+}
+
+part_summary part_writer::finish(std::uint64_t save_id) {
+  char head[part_header_bytes] = {};
+  char* p = head;
+  std::memcpy(p, part_magic, 8);
+  p += 8;
+  put<std::uint32_t>(p, format_version);
+  put<std::uint32_t>(p, static_cast<std::uint32_t>(part_));
+  put<std::uint64_t>(p, save_id);
+  put<std::uint64_t>(p, static_cast<std::uint64_t>(first_));
+  put<std::uint64_t>(p, static_cast<std::uint64_t>(count_));
+  put<std::uint64_t>(p, static_cast<std::uint64_t>(block_entries_));
+  put<std::uint32_t>(p, entry_bytes_);
+  put<std::uint32_t>(p, codec_);
+  put<std::uint64_t>(p, checksum(head, 56));
+  write_all(fd_, index_.data(), index_.size(), tmp_);
+  char tail[trailer_bytes];
+  p = tail;
+  put<std::uint64_t>(p, offset_);
+  put<std::uint64_t>(p, static_cast<std::uint64_t>(blocks_));
+  put<std::uint64_t>(p, checksum(index_.data(), index_.size()));
+  std::memcpy(p, end_magic, 8);
+  write_all(fd_, tail, sizeof tail, tmp_);
+  if (::pwrite(fd_, head, sizeof head, 0) != static_cast<ssize_t>(sizeof head))
+    throw table_file_error(sys_error("cannot write its header", tmp_), tmp_);
+  int fd = fd_;
+  fd_ = -1;
+  try {
+    finish_file(fd, tmp_, path_, dir_);
   } catch (...) {
-    if (fd >= 0) ::close(fd);
-    ::unlink(tmp.c_str());
+    ::unlink(tmp_.c_str());
     throw;
   }
+  return {blocks_, offset_ + index_.size() + trailer_bytes};
 }
 
 std::string format_header(const table_file_info& info) {
@@ -286,7 +432,8 @@ table_file_info parse_header(const std::string& text, const std::string& path) {
   else throw bad("has an unknown spread '" + how + "'");
   info.block_entries = number("block-entries");
   info.codec = field("codec");
-  if (info.codec != "zstd") throw bad("is compressed with '" + info.codec + "'; this library reads zstd");
+  if (codec_field(info.codec) == 0)
+    throw bad("is compressed with '" + info.codec + "'; this library reads zstd and lz4, each with +planes or not");
   info.save_id = std::strtoull(field("save-id").c_str(), nullptr, 16);
   std::int64_t parts = number("parts");
   std::int64_t next = 0;
@@ -316,7 +463,7 @@ void write_header(const table_file_info& info) {
     ::close(fd);
     throw;
   }
-  finish(fd, tmp, path, info.dir);
+  finish_file(fd, tmp, path, info.dir);
 }
 
 void begin_save(const std::string& dir, bool remove_header) {
@@ -340,7 +487,6 @@ std::uint64_t save_id(std::int64_t n, const char* entry_type, std::size_t entry_
 
 void finish_save(table_file_info info) {
   info.version = format_version;
-  info.codec = "zstd";
   write_header(info);
   for (std::size_t r = info.parts.size();; ++r) {
     std::error_code ec;
@@ -357,6 +503,7 @@ part_file::part_file(const table_file_info& info, std::size_t part) {
   count_ = d.count;
   block_entries_ = info.block_entries;
   entry_bytes_ = info.entry_bytes;
+  codec_ = codec_field(info.codec);
   fd_ = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0)
     throw table_file_error(sys_error(errno == ENOENT ? "is missing" : "cannot be opened", path_), path_);
@@ -386,8 +533,8 @@ part_file::part_file(const table_file_info& info, std::size_t part) {
          "; the header names part " + std::to_string(part) + " of save " + std::to_string(info.save_id) +
          "): a save was interrupted, or files of two saves were mixed");
   if (static_cast<std::int64_t>(f) != first_ || static_cast<std::int64_t>(c) != count_ ||
-      static_cast<std::int64_t>(be) != block_entries_ || eb != entry_bytes_ || codec != codec_zstd)
-    fail("does not match the header (its positions, block size or entry size differ)");
+      static_cast<std::int64_t>(be) != block_entries_ || eb != entry_bytes_ || codec != codec_)
+    fail("does not match the header (its positions, block size, entry size or codec differ)");
 
   char tail[trailer_bytes];
   if (!read_at(fd_, tail, sizeof tail, file_bytes_ - trailer_bytes)) fail("cannot read its trailer");
@@ -415,10 +562,12 @@ part_file::part_file(const table_file_info& info, std::size_t part) {
     next += b.stored;
   }
   if (next != index_at) fail("has a block index that does not end where its blocks end");
+  direct_fd_ = ::open(path_.c_str(), O_RDONLY | O_DIRECT | O_CLOEXEC);
 }
 
 part_file::~part_file() {
   if (fd_ >= 0) ::close(fd_);
+  if (direct_fd_ >= 0) ::close(direct_fd_);
 }
 
 void part_file::fail(const std::string& what, std::int64_t block) const {
@@ -439,12 +588,40 @@ void part_file::read_block(std::int64_t b, char* out) const {
   decode_block(b, stored.data(), out);
 }
 
-void part_file::read_stored(std::int64_t b0, std::int64_t b1, std::vector<char>& out) const {
+char* run_buffer::room(std::size_t bytes) {
+  if (bytes > capacity_) {
+    std::size_t want = (bytes + align - 1) / align * align;
+    p_.reset(static_cast<char*>(std::aligned_alloc(align, want)));
+    if (!p_) throw std::bad_alloc();
+    capacity_ = want;
+  }
+  return p_.get();
+}
+
+const char* part_file::read_stored(std::int64_t b0, std::int64_t b1, run_buffer& room) const {
   const block_ref& a = index_[static_cast<std::size_t>(b0)];
   const block_ref& z = index_[static_cast<std::size_t>(b1 - 1)];
-  out.resize(z.offset + z.stored - a.offset);
-  if (!read_at(fd_, out.data(), out.size(), a.offset))
-    fail("cannot be read (the file is shorter than its index)", b0);
+  const std::uint64_t end = z.offset + z.stored;
+  if (direct_fd_ >= 0) {
+    // Whole pages around the run; the last may be cut by the file's end.
+    const std::uint64_t from = a.offset / run_buffer::align * run_buffer::align;
+    const std::uint64_t to = (end + run_buffer::align - 1) / run_buffer::align * run_buffer::align;
+    char* p = room.room(to - from);
+    std::uint64_t got = 0;
+    while (from + got < end) {
+      ssize_t k = ::pread(direct_fd_, p + got, to - from - got, static_cast<off_t>(from + got));
+      if (k < 0 && errno == EINTR) continue;
+      if (k < 0 && errno == EINVAL && got == 0) break;  // refused after all: read through the page cache
+      if (k <= 0) fail("cannot be read (the file is shorter than its index)", b0);
+      got += static_cast<std::uint64_t>(k);
+    }
+    if (from + got >= end) return p + (a.offset - from);
+    ::close(direct_fd_);
+    direct_fd_ = -1;
+  }
+  char* p = room.room(end - a.offset);
+  if (!read_at(fd_, p, end - a.offset, a.offset)) fail("cannot be read (the file is shorter than its index)", b0);
+  return p;
 }
 
 void part_file::decode_block(std::int64_t b, const char* stored, char* out) const {
@@ -452,17 +629,36 @@ void part_file::decode_block(std::int64_t b, const char* stored, char* out) cons
   std::size_t want = static_cast<std::size_t>(block_count(b)) * entry_bytes_;
   if (r.raw != want) fail("holds " + std::to_string(r.raw) + " bytes where " + std::to_string(want) + " belong", b);
   if (checksum(stored, r.stored) != r.sum) fail("fails its checksum: the file is corrupt", b);
-  thread_local zstd_dctx dc;
-  std::size_t k = ZSTD_decompressDCtx(dc.d, out, want, stored, r.stored);
-  if (ZSTD_isError(k) || k != want)
-    fail(std::string("does not decompress to its size: ") + (ZSTD_isError(k) ? ZSTD_getErrorName(k) : "short"), b);
+  thread_local std::vector<char> planes;
+  char* to = out;
+  if (codec_ & codec_planes) {
+    planes.resize(want);
+    to = planes.data();
+  }
+  if ((codec_ & 0xff) == codec_lz4) {
+    int k = LZ4_decompress_safe(stored, to, static_cast<int>(r.stored), static_cast<int>(want));
+    if (k < 0 || static_cast<std::size_t>(k) != want)
+      fail(std::string("does not decompress to its size: ") + (k < 0 ? "LZ4 finds it malformed" : "short"), b);
+  } else {
+    thread_local zstd_dctx dc;
+    std::size_t k = ZSTD_decompressDCtx(dc.d, to, want, stored, r.stored);
+    if (ZSTD_isError(k) || k != want)
+      fail(std::string("does not decompress to its size: ") + (ZSTD_isError(k) ? ZSTD_getErrorName(k) : "short"), b);
+  }
+  if (codec_ & codec_planes) from_planes(planes.data(), static_cast<std::size_t>(block_count(b)), entry_bytes_, out);
 }
 
 void read_positions(const std::vector<const part_file*>& parts, std::int64_t lo, std::int64_t hi,
                     std::uint32_t entry_bytes, char* out, int threads) {
-  // Runs of blocks of about 8 MiB stored, each read in one call, then
-  // checked and decompressed on `threads` threads.
-  std::vector<char> run;
+  // Runs of blocks of about 4 MiB stored, each read in one call, then
+  // checked and decompressed on `threads` threads while the next run is
+  // read by a thread of its own (which waits for the disk).
+  struct run_of {
+    const part_file* f;
+    std::int64_t b, e;
+    const char* bytes = nullptr;
+  };
+  std::vector<run_of> runs;
   for (const part_file* f : parts) {
     std::int64_t a = std::max(lo, f->first()), z = std::min(hi, f->first() + f->count());
     if (a >= z) continue;
@@ -471,14 +667,28 @@ void read_positions(const std::vector<const part_file*>& parts, std::int64_t lo,
     while (b < end) {
       std::int64_t e = b;
       std::uint64_t bytes = 0;
-      while (e < end && (e == b || bytes + f->stored_bytes(e) <= (std::uint64_t{8} << 20))) bytes += f->stored_bytes(e++);
-      f->read_stored(b, e, run);
-      std::vector<std::size_t> at(static_cast<std::size_t>(e - b) + 1, 0);
-      for (std::int64_t k = b; k < e; ++k) at[static_cast<std::size_t>(k - b + 1)] = at[static_cast<std::size_t>(k - b)] + f->stored_bytes(k);
-      const std::int64_t b0 = b;
-      parallel_for(e - b, std::max(1, threads), [&](std::int64_t j, int) {
+      while (e < end && (e == b || bytes + f->stored_bytes(e) <= (std::uint64_t{4} << 20))) bytes += f->stored_bytes(e++);
+      runs.push_back({f, b, e});
+      b = e;
+    }
+  }
+  run_buffer rooms[2];
+  auto read = [&](std::size_t r) { runs[r].bytes = runs[r].f->read_stored(runs[r].b, runs[r].e, rooms[r % 2]); };
+  std::future<void> next;
+  if (!runs.empty()) next = std::async(std::launch::async, read, 0);
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    next.get();
+    if (r + 1 < runs.size()) next = std::async(std::launch::async, read, r + 1);
+    const part_file* f = runs[r].f;
+    const std::int64_t b0 = runs[r].b, e = runs[r].e;
+    const char* run = runs[r].bytes;
+    std::vector<std::size_t> at(static_cast<std::size_t>(e - b0) + 1, 0);
+    for (std::int64_t k = b0; k < e; ++k)
+      at[static_cast<std::size_t>(k - b0 + 1)] = at[static_cast<std::size_t>(k - b0)] + f->stored_bytes(k);
+    try {
+      parallel_for(e - b0, std::max(1, threads), [&](std::int64_t j, int) {
         std::int64_t k = b0 + j;
-        const char* stored = run.data() + at[static_cast<std::size_t>(j)];
+        const char* stored = run + at[static_cast<std::size_t>(j)];
         std::int64_t bl = f->block_first(k), bh = bl + f->block_count(k);
         std::int64_t from = std::max(lo, bl), to = std::min(hi, bh);
         char* dst = out + static_cast<std::size_t>(from - lo) * entry_bytes;
@@ -492,7 +702,9 @@ void read_positions(const std::vector<const part_file*>& parts, std::int64_t lo,
                       static_cast<std::size_t>(to - from) * entry_bytes);
         }
       });
-      b = e;
+    } catch (...) {
+      if (next.valid()) next.wait();  // the read in flight ends before its room does
+      throw;
     }
   }
 }

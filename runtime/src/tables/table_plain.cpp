@@ -1,6 +1,7 @@
 // A table of one process without the runtime (the table of a --serial
 // program: its entries in index order), saved into and loaded from the
 // same files as table<T>::save and load (tascell/table_file.hpp).
+#include <cstring>
 #include <memory>
 
 #include "table_format.hpp"
@@ -12,13 +13,16 @@ void save_plain(const char* data, std::int64_t n, std::size_t entry_bytes, tasce
   files::begin_save(dir, true);
   table_shape order(n, how, 2, 0);  // the file's order
   std::int64_t block_entries = files::block_entries_for(o, entry_bytes);
-  std::uint64_t id =
-      files::save_id(n, entry_type, entry_bytes, {files::checksum(data, static_cast<std::size_t>(n) * entry_bytes)});
-  files::write_part(dir, 0, id, 0, n, static_cast<std::uint32_t>(entry_bytes), block_entries, o.level,
-                    [&](std::int64_t lo, std::int64_t hi, char* out) {
-                      for (std::int64_t p = lo; p < hi; ++p, out += entry_bytes)
-                        std::memcpy(out, data + static_cast<std::size_t>(order.to_index(p)) * entry_bytes, entry_bytes);
-                    }, o.threads > 0 ? o.threads : 1);
+  files::part_writer part(dir, 0, 0, n, static_cast<std::uint32_t>(entry_bytes), block_entries, o);
+  std::uint64_t sum = part.write_blocks([&](std::int64_t lo, std::int64_t hi, char* out) {
+    if (!order.permuted()) return data + static_cast<std::size_t>(lo) * entry_bytes;  // in place
+    char* at = out;
+    for (std::int64_t p = lo; p < hi; ++p, at += entry_bytes)
+      std::memcpy(at, data + static_cast<std::size_t>(order.to_index(p)) * entry_bytes, entry_bytes);
+    return static_cast<const char*>(out);
+  }, o.threads > 0 ? o.threads : 1);
+  std::uint64_t id = files::save_id(n, entry_type, entry_bytes, {sum});
+  part.finish(id);
   table_file_info info;
   info.dir = dir;
   info.name = name;
@@ -27,6 +31,7 @@ void save_plain(const char* data, std::int64_t n, std::size_t entry_bytes, tasce
   info.entries = n;
   info.how = how;
   info.block_entries = block_entries;
+  info.codec = files::codec_word(o, entry_bytes);
   info.save_id = id;
   info.parts.push_back({files::part_name(0), 0, n});
   files::finish_save(info);

@@ -3,6 +3,8 @@
 // positions it holds now, from whichever parts hold them; the processes
 // agree at each step, so that a failure in one (a full disk, a corrupt
 // block) is thrown in all of them instead of leaving the others waiting.
+#include <cstring>
+#include <memory>
 #include <sstream>
 
 #include "../net/table_protocol.hpp"
@@ -78,28 +80,33 @@ void save_table(table_core& t, const std::string& dir, const char* entry_type, c
   table_shape order = file_order(s.n, s.how);
   std::int64_t block_entries = files::block_entries_for(o, t.entry_bytes);
   together([&] { files::begin_save(dir, rank == 0); });
-  std::vector<std::uint64_t> sums;
-  for (const std::string& h : all_of(std::to_string(
-           files::checksum(t.data, static_cast<std::size_t>(t.local_n) * t.entry_bytes))))
-    sums.push_back(std::stoull(h));
-  std::uint64_t save_id = files::save_id(s.n, entry_type, t.entry_bytes, sums);
 
+  // Each process writes its part's blocks; the save id, made from every
+  // part's checksum, then goes into each part's header.
+  std::unique_ptr<files::part_writer> part;
+  std::uint64_t sum = 0;
   together([&] {
     if (s.permuted() == order.permuted()) {
-      // This process's positions are the file's [first, first + local_n).
-      files::write_part(dir, s.rank, save_id, t.first, t.local_n, static_cast<std::uint32_t>(t.entry_bytes),
-                        block_entries, o.level, [&](std::int64_t lo, std::int64_t hi, char* out) {
-                          std::memcpy(out, t.local(lo), static_cast<std::size_t>(hi - lo) * t.entry_bytes);
-                        }, threads);
+      // This process's positions are the file's [first, first + local_n), in place.
+      part = std::make_unique<files::part_writer>(dir, s.rank, t.first, t.local_n,
+                                                  static_cast<std::uint32_t>(t.entry_bytes), block_entries, o);
+      sum = part->write_blocks([&](std::int64_t lo, std::int64_t, char*) { return t.local(lo); }, threads);
     } else {
       // One process, hashed: every entry, in the file's order.
-      files::write_part(dir, 0, save_id, 0, s.n, static_cast<std::uint32_t>(t.entry_bytes), block_entries, o.level,
-                        [&](std::int64_t lo, std::int64_t hi, char* out) {
-                          for (std::int64_t p = lo; p < hi; ++p, out += t.entry_bytes)
-                            std::memcpy(out, t.local(order.to_index(p)), t.entry_bytes);
-                        }, threads);
+      part = std::make_unique<files::part_writer>(dir, 0, 0, s.n, static_cast<std::uint32_t>(t.entry_bytes),
+                                                  block_entries, o);
+      sum = part->write_blocks([&](std::int64_t lo, std::int64_t hi, char* out) {
+        char* at = out;
+        for (std::int64_t p = lo; p < hi; ++p, at += t.entry_bytes)
+          std::memcpy(at, t.local(order.to_index(p)), t.entry_bytes);
+        return static_cast<const char*>(out);
+      }, threads);
     }
   });
+  std::vector<std::uint64_t> sums;
+  for (const std::string& h : all_of(std::to_string(sum))) sums.push_back(std::stoull(h));
+  std::uint64_t save_id = files::save_id(s.n, entry_type, t.entry_bytes, sums);
+  together([&] { part->finish(save_id); });
 
   together([&] {
     if (rank != 0) return;
@@ -111,6 +118,7 @@ void save_table(table_core& t, const std::string& dir, const char* entry_type, c
     info.entries = s.n;
     info.how = s.how;
     info.block_entries = block_entries;
+    info.codec = files::codec_word(o, t.entry_bytes);
     info.save_id = save_id;
     for (int r = 0; r < s.procs; ++r)
       info.parts.push_back({files::part_name(r), s.first_pos(r), s.end_pos(r) - s.first_pos(r)});

@@ -76,8 +76,8 @@ template <class Before, class After> struct wind_scope {
 // and loaded as table files when tascell/table_file.hpp was included first
 // (tascell++ --serial force-includes it and links the file format), or, in
 // a plain compile, when it is on the include path (a program that saves or
-// loads then links the runtime's library for the file format, with zstd
-// and xxHash).
+// loads then links the runtime's library for the file format, with zstd,
+// LZ4 and xxHash).
 #if !defined(TASCELL_TABLE_FILE_HPP) && defined(__has_include)
 #if __has_include(<tascell/table_file.hpp>)
 #include <tascell/table_file.hpp>
