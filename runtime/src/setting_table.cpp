@@ -167,6 +167,10 @@ std::vector<setting> make_table() {
        "for tests and measurements: every message to a process on another machine waits this long before "
        "it is sent, as over a slower network (docs/cluster.md)",
        g::processes, whole(&settings::net_delay_us, 0, 1000000)},
+      {"TASCELL_NET_BANDWIDTH_MBIT", "0", "a number of megabits per second from 0 (no limit) to 1000000",
+       "for tests and measurements: messages to processes on other machines leave this process one after "
+       "another at this rate, as over a slower network (docs/cluster.md)",
+       g::processes, whole(&settings::net_bandwidth_mbit, 0, 1000000)},
       {"TASCELL_REMOTE_VICTIM", "loaded", "loaded (the process with the highest load heard of) or random",
        "which process a process without work asks", g::processes,
        words(&settings::remote_victim, {{"loaded", victim_choice::loaded}, {"random", victim_choice::random}})},

@@ -52,6 +52,8 @@ struct settings {
   // Tests and measurements: microseconds every batch to a process on
   // another machine waits before it is sent (an emulated link's latency).
   int net_delay_us = 0;                     // TASCELL_NET_DELAY_US
+  // ... and the link's bandwidth in megabits per second (0: no limit).
+  int net_bandwidth_mbit = 0;               // TASCELL_NET_BANDWIDTH_MBIT
   // Tables on one process: owners the checking mode plays (0: off), or -1:
   // 3 in a debug build of the program, else off (tables/table_check.cpp).
   int table_check = -1;                     // TASCELL_TABLE_CHECK

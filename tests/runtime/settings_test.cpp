@@ -217,7 +217,7 @@ TEST(SettingTable, EveryEntryRefusesABadValueNamingTheVariableTheValueAndWhatIsA
       {"TASCELL_HELP", "please"},       {"TASCELL_MPI", "yes"},            {"TASCELL_REMOTE_VICTIM", "near"},
       {"TASCELL_REMOTE_GIVER", "first"}, {"TASCELL_INCUMBENT", "lifeline"}, {"TASCELL_MSG_LOOP", "fast"},
       {"TASCELL_NODE_REQUESTS", "shm"}, {"TASCELL_MSG_PRIORITY", "high"}, {"TASCELL_TABLE_CHECK", "1"},
-      {"TASCELL_NET_DELAY_US", "1000001"},
+      {"TASCELL_NET_DELAY_US", "1000001"}, {"TASCELL_NET_BANDWIDTH_MBIT", "fast"},
   };
   for (const setting& e : setting_table()) {
     if (std::string(e.name) == "TASCELL_TRACE") continue;

@@ -164,14 +164,15 @@ mpi_transport::~mpi_transport() {
   for (in_flight& f : sending_) delete static_cast<MPI_Request*>(f.req);
 }
 
-void mpi_transport::delay_to(std::vector<bool> delayed, std::chrono::microseconds delay) {
+void mpi_transport::delay_to(std::vector<bool> delayed, slow_link link) {
   delayed_ = std::move(delayed);
-  delay_ = delay;
+  link_ = link;
 }
 
 void mpi_transport::send(int to, std::string batch) {
-  if (delay_.count() > 0 && static_cast<std::size_t>(to) < delayed_.size() && delayed_[static_cast<std::size_t>(to)]) {
-    held_.push_back({now() + delay_, to, std::move(batch)});
+  if (link_.slows() && static_cast<std::size_t>(to) < delayed_.size() && delayed_[static_cast<std::size_t>(to)]) {
+    time_point due = link_.due(now(), batch.size());
+    held_.push_back({due, to, std::move(batch)});
     return;
   }
   isend(to, std::move(batch));

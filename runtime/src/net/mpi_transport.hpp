@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "../trace.hpp"
+#include "slow_link.hpp"
 #include "transport.hpp"
 
 // Batches travel with tag mpi_tag (frame.hpp).
@@ -64,11 +65,12 @@ class mpi_transport final : public transport {
   // collective): the trace's common timeline.
   trace_clock align_clocks();
 
-  // For tests and measurements (TASCELL_NET_DELAY_US): every batch to a
-  // rank r with delayed[r] waits `delay` before its MPI_Isend (in reap()),
-  // in the order sent. The message thread's sleep ends in time for the
-  // next (next_due).
-  void delay_to(std::vector<bool> delayed, std::chrono::microseconds delay);
+  // For tests and measurements (TASCELL_NET_DELAY_US,
+  // TASCELL_NET_BANDWIDTH_MBIT): every batch to a rank r with delayed[r]
+  // waits until `link` says it is due before its MPI_Isend (in reap()), in
+  // the order sent. The message thread's sleep ends in time for the next
+  // (next_due).
+  void delay_to(std::vector<bool> delayed, slow_link link);
   bool holding() const { return !held_.empty(); }
   time_point next_due() const { return held_.front().due; }
 
@@ -93,9 +95,9 @@ class mpi_transport final : public transport {
   void isend(int to, std::string batch);
   int rank_, size_;
   std::deque<in_flight> sending_;
-  std::deque<held> held_;  // by due time (one delay for all)
+  std::deque<held> held_;  // by due time (one link for all)
   std::vector<bool> delayed_;
-  std::chrono::microseconds delay_{0};
+  slow_link link_;
 };
 
 }  // namespace tascell::detail::net

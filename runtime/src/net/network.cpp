@@ -98,14 +98,16 @@ void network::init_mpi(std::string& error) {
   loop_.use(*mpi_);
   set_rank(at_.rank);
   mpi_transport::machine m = mpi_->this_machine();
-  if (cfg_.net_delay_us > 0) {
-    // TASCELL_NET_DELAY_US: the processes of other machines (those not in
-    // this machine's communicator), as over a slower network.
+  if (cfg_.net_delay_us > 0 || cfg_.net_bandwidth_mbit > 0) {
+    // TASCELL_NET_DELAY_US, TASCELL_NET_BANDWIDTH_MBIT: the processes of
+    // other machines (those not in this machine's communicator), as over a
+    // slower network.
     std::vector<bool> other(static_cast<std::size_t>(at_.size), true);
     other[static_cast<std::size_t>(at_.rank)] = false;
     for (int r : m.members)
       if (r >= 0 && r < at_.size) other[static_cast<std::size_t>(r)] = false;
-    mpi_->delay_to(std::move(other), std::chrono::microseconds(cfg_.net_delay_us));
+    mpi_->delay_to(std::move(other), slow_link(std::chrono::microseconds(cfg_.net_delay_us),
+                                               std::int64_t{cfg_.net_bandwidth_mbit} * 1'000'000));
   }
   if (m.ok) {
     at_.local_rank = m.rank;
