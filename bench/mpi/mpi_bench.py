@@ -38,7 +38,12 @@
    and removes them at the end:
      tests/hosts/emulated_hosts.sh exec 2 -- python3 bench/mpi/mpi_bench.py --build-dir B --only hosts
 
-usage: mpi_bench.py --build-dir build/release/bench [--reps 5] [--only latency|speedup|wait|priority|requests|hosts]
+7. (--only delays) On 2 emulated hosts, at 0, 5, 20 and 100 us of one-way
+   delay (TASCELL_NET_DELAY_US): the steal round trip beside an MPI
+   ping-pong of 64 bytes between the same hosts (plus the delay both ways):
+     tests/hosts/emulated_hosts.sh exec 2 -- python3 bench/mpi/mpi_bench.py --build-dir B --only delays
+
+usage: mpi_bench.py --build-dir build/release/bench [--reps 5] [--only latency|speedup|wait|priority|requests|hosts|delays]
 """
 import argparse
 import glob
@@ -241,13 +246,51 @@ def hosts(build, reps, out):
                     s2h / s12))
 
 
+def pingpong_samples(build, extra):
+    """Round trips (us) of mpi-pingpong 200 64 on 2 processes."""
+    text = run(MPIRUN + extra + ["-np", "2", os.path.join(build, "mpi-pingpong"), "200", "64"], ENV)
+    m = re.search(r"pingpong_ns((?: \d+)*)", text)
+    if not m:
+        raise SystemExit("mpi-pingpong printed no round trips:\n" + text)
+    return [int(x) / 1000.0 for x in m.group(1).split()]
+
+
+def delays(build, reps, out):
+    """The steal round trip between 2 emulated hosts beside an MPI ping-pong
+    between the same hosts, at each one-way delay of the links
+    (TASCELL_NET_DELAY_US). The delay lives in the runtime's transport, so
+    the raw ping-pong does not see it: its column adds it twice (there and
+    back), which is what a network with that latency gives. Runs of each
+    delay interleaved, reps rounds."""
+    remote = hosts_args()
+    values = (0, 5, 20, 100)
+    ping = {d: [] for d in values}
+    steal = {d: [] for d in values}
+    for _ in range(reps):
+        for d in values:
+            ping[d] += [x + 2 * d for x in pingpong_samples(build, remote)]
+            steal[d] += latency_samples(1, {d: (build, ["TASCELL_NET_DELAY_US=%d" % d], remote)})[d]
+    out.append("| one-way delay (us) | ping-pong + 2 x delay: median (us) | p99 | steal round trip: median (us) | "
+               "p99 | steals | steal / ping-pong: median | p99 |")
+    out.append("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for d in values:
+        pm, p99 = statistics.median(ping[d]), percentile(ping[d], 0.99)
+        sm, s99 = statistics.median(steal[d]), percentile(steal[d], 0.99)
+        out.append("| %d | %.1f | %.1f | %.1f | %.1f | %d | %.2f | %.2f |" % (d, pm, p99, sm, s99, len(steal[d]),
+                                                                             sm / pm, s99 / p99))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build-dir", required=True)
     ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--only", choices=["latency", "speedup", "wait", "priority", "requests", "hosts"])
+    ap.add_argument("--only", choices=["latency", "speedup", "wait", "priority", "requests", "hosts", "delays"])
     args = ap.parse_args()
     out = []
+    if args.only == "delays":
+        delays(args.build_dir, args.reps, out)
+        print("\n".join(out))
+        return
     if args.only == "hosts":
         hosts(args.build_dir, args.reps, out)
         print("\n".join(out))
