@@ -29,7 +29,11 @@ TASCELL_HOSTS_MPIRUN_ARGS (one per line) and checks:
 7. unless --no-delay, a narrower network (TASCELL_NET_BANDWIDTH_MBIT): at
    8 Mbit/s (a byte a microsecond) `PROGRAM span` on 2 hosts, whose pieces carry
    halves of 0.8 MB, and every root call of rank 0 lasts at least as long
-   as the inputs of the pieces it sent took on the wire.
+   as the inputs of the pieces it sent took on the wire;
+8. with --examples DIR (the built lang-examples, example-NAME), unless
+   --no-delay: every lang-example on the hosts x 1 worker with 20 us between
+   them, and the four-piece endgame on tables (retro KQKR), answers checked
+   (tests/examples/answers.json).
 
 Each mpirun has a time limit; a run that passes it is a failure (a hang).
 """
@@ -40,32 +44,38 @@ import signal
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
+import answers  # noqa: E402  (tests/examples/answers.json: the arguments and known answers)
+
 LIMIT = 180  # seconds per mpirun: far above what any run takes (and 5 of them within ctest's TIMEOUT)
 SENT = re.compile(r"tascell stats: rank (\d+) of \d+: root call ([0-9.]+) s, .*?, \d+ pieces sent \((\d+) bytes of inputs\)")
+MPI_REMARK = re.compile(r"^\[[\w.-]+:\d+\] ")
 CALLS = re.compile(r"tascell stats: rank (\d+) of \d+: root call ([0-9.]+) s, .*?, (\d+) pieces from other processes")
 STATS = re.compile(r"tascell stats: rank (\d+) of (\d+): .*?, (\d+) pieces from other processes, .*?, "
                    r"(\d+) requests posted through shared memory([^\n]*)")
 
 
-def mpirun(args, what, env):
+def mpirun(args, what, env, printed=False):
+    """The run's output (stdout and stderr together; printed: stdout alone,
+    stderr shown only when the run fails)."""
     # Settings of this environment that the programs need: on other hosts a
     # process sees only what mpirun passes with -x (as on a cluster).
     forward = [a for v in ("ASAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS") if v in env
                for a in ("-x", v)]
     cmd = [args.mpiexec] + args.hosts_args + forward + what
     print("$ " + " ".join(cmd), flush=True)
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-                         start_new_session=True)
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE if printed else subprocess.STDOUT,
+                         text=True, env=env, start_new_session=True)
     try:
-        out, _ = p.communicate(timeout=LIMIT)
+        out, err = p.communicate(timeout=LIMIT)
     except subprocess.TimeoutExpired:
         # mpirun and what it started in this session; the orteds inside the
         # hosts are ended by emulated_hosts.sh when it removes the hosts.
         os.killpg(p.pid, signal.SIGKILL)
-        out, _ = p.communicate()
-        fail("no exit within %d s (a hang):\n%s" % (LIMIT, out))
+        out, err = p.communicate()
+        fail("no exit within %d s (a hang):\n%s%s" % (LIMIT, out, err or ""))
     if p.returncode != 0 or "WRONG" in out:
-        fail("exit status %d:\n%s" % (p.returncode, out))
+        fail("exit status %d:\n%s%s" % (p.returncode, out, err or ""))
     return out
 
 
@@ -82,7 +92,8 @@ def main():
     ap.add_argument("--repeat", type=int, default=17)
     ap.add_argument("--tables", help="tests/mpi/table_programs, run as step 5")
     ap.add_argument("--tables-repeat", type=int, default=2)
-    ap.add_argument("--no-delay", action="store_true", help="skip step 6 (the slower network)")
+    ap.add_argument("--no-delay", action="store_true", help="skip steps 6-8 (the slower network)")
+    ap.add_argument("--examples", help="the directory of the built lang-examples (example-NAME), run as step 8")
     args = ap.parse_args()
     if "TASCELL_HOSTS_MPIRUN_ARGS" not in os.environ:
         fail("TASCELL_HOSTS_MPIRUN_ARGS is not set: run this under emulated_hosts.sh exec N -- ...")
@@ -149,15 +160,17 @@ def main():
         print("ok: %s all --repeat %d on %d hosts x %s workers" % (os.path.basename(args.program), args.repeat, n, w),
               flush=True)
 
-    # 5. the distributed tables. Where two hosts share a CPU (3 hosts on a
-    # 2-core machine), at normal priority: their message threads at
-    # real-time priority on one CPU starve the workers there, and the
-    # tables' join and carry programs hang (known-issues.md, "Two processes'
-    # message threads at real-time priority on one CPU"); hosts of their own
-    # CPUs keep the default.
+    per_cpu = max(list(cpus.values()).count(c) for c in set(cpus.values()))
+    priority = ["-x", "TASCELL_MSG_PRIORITY=normal"] if per_cpu > 2 else []
+
+    # 5. the distributed tables, at the default priority also where two
+    # hosts share a CPU (3 and 4 hosts on a 2-core machine: a message thread
+    # at real-time priority that waited in MPI_Recv for the rest of a long
+    # message kept the sender on its CPU from sending it, and join and carry
+    # hung; decisions.md, "A long receive leaves real-time priority"). Where
+    # more than two share one (8 hosts), at normal priority: there they
+    # still hang at real-time priority (known-issues.md).
     if args.tables:
-        shared = len(set(cpus.values())) < len(cpus)
-        priority = ["-x", "TASCELL_MSG_PRIORITY=normal"] if shared else []
         for w in args.workers.split(","):
             mpirun(args, ["-np", str(n), "-x", "TASCELL_WORKERS=" + w] + priority +
                    [args.tables, "all", "--repeat", str(args.tables_repeat)], env)
@@ -205,6 +218,22 @@ def main():
     print("ok: at 8 Mbit/s between hosts, %d root calls sent %s bytes of inputs, each lasting at least that "
           "many microseconds (%s s)" % (len(carried), ", ".join(str(b) for _, b in carried),
                                         ", ".join("%.3f" % t for t, _ in carried)), flush=True)
+
+    # 8. the lang-examples and the four-piece endgame, with 20 us between
+    # hosts (at step 5's priority)
+    if args.examples:
+        runs = [(name, a, want) for name, (a, want) in answers.load().items()]
+        runs.append(("retro", ["--no-check", "KQKR"], ["retro(KQKR): longest mate 35 moves"]))
+        for name, a, want in runs:
+            out = mpirun(args, ["-np", str(n), "-x", "TASCELL_WORKERS=1", "-x", "TASCELL_NET_DELAY_US=20"] + priority +
+                         [os.path.join(args.examples, "example-" + name)] + a, env, printed=True)
+            # (Open MPI's own remarks, "[host:pid] ...", are not the program's.)
+            printed = [l for l in out.splitlines() if not MPI_REMARK.match(l)]
+            problem = answers.wrong("\n".join(printed) + "\n", want)
+            if problem:
+                fail("%s %s on %d hosts with 20 us between them: %s\n%s" % (name, " ".join(a), n, problem, out))
+        print("ok: %d lang-examples and retro KQKR on %d hosts x 1 worker with 20 us between them" % (len(runs) - 1, n),
+              flush=True)
 
 
 if __name__ == "__main__":

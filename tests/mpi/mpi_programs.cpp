@@ -12,10 +12,10 @@
 //   unregistered  the same with std::runtime_error: tascell::remote_error elsewhere
 //   usertypes     inputs and outputs of user types with serialize()
 //   board         the bulletin board: newest writes everywhere after the call
-//   span          (not in "all") pieces capture a std::span<const long> over
+//   span          pieces capture a std::span<const long> over
 //                 a vector that only rank 0 has: the elements travel, not the view
-//   string_view   (not in "all") a loop whose pieces capture a std::string_view
-//   function_pointer  (not in "all") pieces capture pointers to functions (of the
+//   string_view   a loop whose pieces capture a std::string_view
+//   function_pointer  pieces capture pointers to functions (of the
 //                 executable and of libc), and return one through out() and
 //                 from the root call: the functions travel, not addresses
 //   remote_cancel (not in "all"; 2 processes or more) long pieces spread
@@ -785,10 +785,8 @@ int main(int argc, char** argv) {
   }
   arrange_failure(die_rank, corrupt);
   if (names.empty() || names[0] == "all")
-    // Not span, string_view, function_pointer: their own tests
-    // (mpi.np2.w1.<name>); in "all" on 3 emulated hosts, span hung once
-    // (docs/known-issues.md).
-    names = {"fib", "nqueens", "minloop", "knapsack", "cancel", "throw", "unregistered", "usertypes", "board"};
+    names = {"fib",          "nqueens",   "minloop", "knapsack", "cancel",      "throw",
+             "unregistered", "usertypes", "board",   "span",     "string_view", "function_pointer"};
   for (auto& n : names) run(n, repeat);
   return failures ? 1 : 0;
 }

@@ -220,6 +220,7 @@ bool mpi_transport::receive(int& from, std::string& batch) {
   int n = 0;
   MPI_Get_count(&st, MPI_BYTE, &n);
   batch.resize(static_cast<std::size_t>(n));
+  if (n > 4096 && priority_) priority_->leave();
   rc = MPI_Recv(batch.data(), n, MPI_BYTE, st.MPI_SOURCE, mpi_tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   if (rc != MPI_SUCCESS) abort("MPI_Recv from rank " + std::to_string(st.MPI_SOURCE) + " failed: " + mpi_error(rc));
   from = st.MPI_SOURCE;

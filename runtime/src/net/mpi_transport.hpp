@@ -18,6 +18,7 @@
 
 #include "../trace.hpp"
 #include "slow_link.hpp"
+#include "thread_priority.hpp"
 #include "transport.hpp"
 
 // Batches travel with tag mpi_tag (frame.hpp).
@@ -71,6 +72,12 @@ class mpi_transport final : public transport {
   // the order sent. The message thread's sleep ends in time for the next
   // (next_due).
   void delay_to(std::vector<bool> delayed, slow_link link);
+  // A message longer than MPI sends at once (over shared memory, 4 KiB) is
+  // received in a wait that lasts until its sender's MPI moves the rest: the
+  // thread leaves real-time priority for it (taken again before it sleeps),
+  // or, spinning at real-time priority, it keeps a sender on its core from
+  // ever moving it.
+  void leave_priority_for_long_receives(thread_priority* p) { priority_ = p; }
   bool holding() const { return !held_.empty(); }
   time_point next_due() const { return held_.front().due; }
 
@@ -98,6 +105,7 @@ class mpi_transport final : public transport {
   std::deque<held> held_;  // by due time (one link for all)
   std::vector<bool> delayed_;
   slow_link link_;
+  thread_priority* priority_ = nullptr;
 };
 
 }  // namespace tascell::detail::net

@@ -97,6 +97,7 @@ void network::init_mpi(std::string& error) {
   tables_.place(at_.rank, at_.size);
   loop_.use(*mpi_);
   set_rank(at_.rank);
+  mpi_->leave_priority_for_long_receives(&loop_.priority());
   mpi_transport::machine m = mpi_->this_machine();
   if (cfg_.net_delay_us > 0 || cfg_.net_bandwidth_mbit > 0) {
     // TASCELL_NET_DELAY_US, TASCELL_NET_BANDWIDTH_MBIT: the processes of
