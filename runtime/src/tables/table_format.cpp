@@ -226,9 +226,9 @@ std::uint64_t part_writer::write_blocks(const source_fn& source, int threads) {
   offset_ = part_header_bytes;
   // Blocks compressed on `threads` threads into a ring of slots and
   // written in order by whichever thread finds the next one ready (one at
-  // a time), so that the writing overlaps the compressing; the disk is
-  // asked to start on every few MiB written, so that the final sync has
-  // little left to do.
+  // a time, up to 64 blocks in one writev), so that the writing overlaps
+  // the compressing; the disk is asked to start on every MiB written, so
+  // that the final sync has little left to do.
   const std::size_t raw_max = static_cast<std::size_t>(block_entries_) * entry_bytes_;
   const std::int64_t blocks = blocks_;
   const std::int64_t first = first_, count = count_, block_entries = block_entries_;
