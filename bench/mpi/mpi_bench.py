@@ -33,14 +33,16 @@
    this machine (requests through shared memory, the default, and by MPI)
    and on 2 emulated hosts (always by MPI, over TCP); and fib(35),
    n-queens(13), UTS T1 and T3 with 1 x 1, 1 x 2, 2 processes x 1 on this
-   machine and 2 hosts x 1, as in 2. Run under the hosts' script, which
+   machine and 2 hosts x 1 (rung, and with TASCELL_REMOTE_WAKE=poll), as in
+   2. Run under the hosts' script, which
    brings 2 hosts up, passes their mpirun options in TASCELL_HOSTS_MPIRUN_ARGS
    and removes them at the end:
      tests/hosts/emulated_hosts.sh exec 2 -- python3 bench/mpi/mpi_bench.py --build-dir B --only hosts
 
 7. (--only delays) On 2 emulated hosts, at 0, 5, 20 and 100 us of one-way
    delay (TASCELL_NET_DELAY_US): the steal round trip beside an MPI
-   ping-pong of 64 bytes between the same hosts (plus the delay both ways):
+   ping-pong of 64 bytes between the same hosts (plus the delay both ways),
+   with TASCELL_REMOTE_WAKE=ring (the default) and poll:
      tests/hosts/emulated_hosts.sh exec 2 -- python3 bench/mpi/mpi_bench.py --build-dir B --only delays
 
 usage: mpi_bench.py --build-dir build/release/bench [--reps 5] [--only latency|speedup|wait|priority|requests|hosts|delays]
@@ -225,10 +227,13 @@ def hosts(build, reps, out):
     out.append("")
     problems = [("fib(35)", "fib-tascell", "35"), ("n-queens(13)", "nqueens-tascell", "13"),
                 ("UTS T1", "uts-tascell", "T1"), ("UTS T3", "uts-tascell", "T3")]
-    configs = [("1 x 1", None, "1"), ("1 x 2", None, "2"), ("2 x 1", [], "1"), ("2 hosts x 1", remote, "1")]
-    out.append("| problem | 1 worker (s) | 1 process x 2 (s) | 2 processes x 1 (s) | 2 hosts x 1 (s) | speedup 1x2 | "
-               "speedup 2x1 | speedup 2 hosts x 1 | 2x1 / 1x2 | 2 hosts x 1 / 1x2 |")
-    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    polled = remote + ["-x", "TASCELL_REMOTE_WAKE=poll"]
+    configs = [("1 x 1", None, "1"), ("1 x 2", None, "2"), ("2 x 1", [], "1"), ("2 hosts x 1", remote, "1"),
+               ("2 hosts x 1, poll", polled, "1")]
+    out.append("| problem | 1 worker (s) | 1 process x 2 (s) | 2 processes x 1 (s) | 2 hosts x 1 (s) | 2 hosts x 1, "
+               "TASCELL_REMOTE_WAKE=poll (s) | speedup 1x2 | speedup 2x1 | speedup 2 hosts x 1 | 2x1 / 1x2 | "
+               "2 hosts x 1 / 1x2 | ... poll / 1x2 |")
+    out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, binary, arg in problems:
         prog = os.path.join(build, binary)
         got = {c[0]: [] for c in configs}
@@ -240,10 +245,10 @@ def hosts(build, reps, out):
                 else:
                     got[label] += times(run([prog, arg, "3"], dict(ENV, TASCELL_WORKERS=workers)))
         med = {k: statistics.median(v) for k, v in got.items()}
-        s12, s21, s2h = (med["1 x 1"] / med[k] for k in ("1 x 2", "2 x 1", "2 hosts x 1"))
-        out.append("| %s | %.3f | %.3f | %.3f | %.3f | %.2f | %.2f | %.2f | %.2f | %.2f |" %
-                   (name, med["1 x 1"], med["1 x 2"], med["2 x 1"], med["2 hosts x 1"], s12, s21, s2h, s21 / s12,
-                    s2h / s12))
+        s12, s21, s2h, s2p = (med["1 x 1"] / med[k] for k in ("1 x 2", "2 x 1", "2 hosts x 1", "2 hosts x 1, poll"))
+        out.append("| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |" %
+                   (name, med["1 x 1"], med["1 x 2"], med["2 x 1"], med["2 hosts x 1"], med["2 hosts x 1, poll"],
+                    s12, s21, s2h, s21 / s12, s2h / s12, s2p / s12))
 
 
 def pingpong_samples(build, extra):
@@ -258,26 +263,33 @@ def pingpong_samples(build, extra):
 def delays(build, reps, out):
     """The steal round trip between 2 emulated hosts beside an MPI ping-pong
     between the same hosts, at each one-way delay of the links
-    (TASCELL_NET_DELAY_US). The delay lives in the runtime's transport, so
+    (TASCELL_NET_DELAY_US), with batches from the other host ringing the
+    message thread (TASCELL_REMOTE_WAKE=ring, the default) and found by
+    polling only (poll). The delay lives in the runtime's transport, so
     the raw ping-pong does not see it: its column adds it twice (there and
     back), which is what a network with that latency gives. Runs of each
-    delay interleaved, reps rounds."""
+    delay and wake interleaved, reps rounds."""
     remote = hosts_args()
     values = (0, 5, 20, 100)
+    wakes = ("ring", "poll")
     ping = {d: [] for d in values}
-    steal = {d: [] for d in values}
+    steal = {(d, w): [] for d in values for w in wakes}
     for _ in range(reps):
         for d in values:
             ping[d] += [x + 2 * d for x in pingpong_samples(build, remote)]
-            steal[d] += latency_samples(1, {d: (build, ["TASCELL_NET_DELAY_US=%d" % d], remote)})[d]
-    out.append("| one-way delay (us) | ping-pong + 2 x delay: median (us) | p99 | steal round trip: median (us) | "
-               "p99 | steals | steal / ping-pong: median | p99 |")
-    out.append("|---:|---:|---:|---:|---:|---:|---:|---:|")
+            for w in wakes:
+                settings = ["TASCELL_NET_DELAY_US=%d" % d, "TASCELL_REMOTE_WAKE=" + w]
+                steal[(d, w)] += latency_samples(1, {w: (build, settings, remote)})[w]
+    out.append("| one-way delay (us) | ping-pong + 2 x delay: median (us) | p99 | wake | steal round trip: median (us) "
+               "| p99 | steals | steal / ping-pong: median | p99 |")
+    out.append("|---:|---:|---:|---|---:|---:|---:|---:|---:|")
     for d in values:
         pm, p99 = statistics.median(ping[d]), percentile(ping[d], 0.99)
-        sm, s99 = statistics.median(steal[d]), percentile(steal[d], 0.99)
-        out.append("| %d | %.1f | %.1f | %.1f | %.1f | %d | %.2f | %.2f |" % (d, pm, p99, sm, s99, len(steal[d]),
-                                                                             sm / pm, s99 / p99))
+        for w in wakes:
+            xs = steal[(d, w)]
+            sm, s99 = statistics.median(xs), percentile(xs, 0.99)
+            out.append("| %d | %.1f | %.1f | %s | %.1f | %.1f | %d | %.2f | %.2f |" % (
+                d, pm, p99, w, sm, s99, len(xs), sm / pm, s99 / p99))
 
 
 def main():

@@ -573,12 +573,17 @@ void process_row(const char* name, const process_figures& f) {
 }  // namespace
 
 void runtime::print_stats(const run_stats& r) const {
+  // Batches from other machines ring this process (net/remote_bell.hpp):
+  // the rings heard so far, from the start of the run.
+  std::string afar;
+  if (std::int64_t rings = net_ ? net_->rings_from_afar() : -1; rings >= 0)
+    afar = "; " + std::to_string(rings) + " rings heard from other machines";
   std::fprintf(stderr,
                "tascell stats: rank %d of %d: root call %.3f s, %d workers, %lld messages in %lld MPI sends, "
                "%lld bytes sent, %zu pieces from other processes, %lld wake-ups of the message thread, "
                "%lld requests posted through shared memory (%lld by idle workers), %lld pieces put in "
                "thieves' mailboxes, %lld results put in victims' rings, %lld pieces sent (%lld bytes of inputs), "
-               "%lld results sent (%lld bytes of outputs)%s%s\n",
+               "%lld results sent (%lld bytes of outputs)%s%s%s\n",
                r.rank, r.processes, r.seconds, size(), static_cast<long long>(r.messages_sent),
                static_cast<long long>(r.batches_sent), static_cast<long long>(r.bytes_sent),
                r.remote_steal_ns.size(), static_cast<long long>(r.wakeups),
@@ -588,7 +593,8 @@ void runtime::print_stats(const run_stats& r) const {
                static_cast<long long>(r.results_sent), static_cast<long long>(r.result_bytes),
                !net_ ? "" : net_->realtime() ? "; message thread at real-time priority"
                                              : "; message thread at normal priority",
-               link_ && link_->shares_requests() ? "; requests on this machine through shared memory" : "");
+               link_ && link_->shares_requests() ? "; requests on this machine through shared memory" : "",
+               afar.c_str());
   stats_header("worker");
   for (std::size_t i = 0; i < r.workers.size(); ++i) stats_row(std::to_string(i).c_str(), r.workers[i]);
   stats_row("total", r.total());

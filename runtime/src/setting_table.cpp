@@ -191,6 +191,11 @@ std::vector<setting> make_table() {
        "mpi (sent as a message)",
        "how a request for work reaches another process on the same machine", g::processes,
        words(&settings::node_requests, {{"shared", request_path::shared}, {"mpi", request_path::mpi}})},
+      {"TASCELL_REMOTE_WAKE", "ring",
+       "ring (after each batch to a process on another machine, a UDP datagram wakes its message thread) or "
+       "poll (the message thread finds such batches only by polling)",
+       "how a message from another machine wakes the message thread (docs/cluster.md)", g::processes,
+       words(&settings::wake_from_afar, {{"ring", remote_wake::ring}, {"poll", remote_wake::poll}})},
       {"TASCELL_MSG_PRIORITY", "auto", "auto (real-time when the system allows it), realtime or normal",
        "the message thread's scheduling (SCHED_FIFO 1 when real-time)", g::processes,
        words(&settings::priority, {{"auto", msg_priority::automatic},

@@ -19,6 +19,8 @@ enum class spread { broadcast, random, lifeline };
 // How a request for work reaches another process on the same machine:
 // posted to its workers through shared memory, or as an MPI message.
 enum class request_path { shared, mpi };
+// How a message from another machine wakes the message thread.
+enum class remote_wake { ring, poll };
 // What a worker does at a join when it cannot steal back: run other work
 // nested above the join (nest), or suspend the join on a fiber of its own and
 // run other work on another fiber (suspend).
@@ -45,6 +47,7 @@ struct settings {
   message_loop loop{};                      // TASCELL_MSG_LOOP
   msg_priority priority{};                  // TASCELL_MSG_PRIORITY
   request_path node_requests{};             // TASCELL_NODE_REQUESTS
+  remote_wake wake_from_afar{};             // TASCELL_REMOTE_WAKE
   spread incumbent{};                       // TASCELL_INCUMBENT
   int incumbent_param = 0;                  // x of random:x, l of lifeline:l
   std::string trace;                        // TASCELL_TRACE: a path, or empty

@@ -12,10 +12,11 @@ TASCELL_HOSTS_MPIRUN_ARGS (one per line) and checks:
    (fib and nqueens, min(5, R) times each) no
    rank says that requests on its machine go through shared memory, every
    rank posts 0 requests that way, and work still travels (pieces from other
-   processes > 0, so by MPI over TCP);
+   processes > 0, so by MPI over TCP), and every rank heard rings from
+   the others (TASCELL_REMOTE_WAKE=ring, the default), none with poll;
 3. 2 processes on each host: every rank does say so (the two processes of a
    host share memory, MPI_COMM_TYPE_SHARED groups them per host; the message
-   threads at normal priority, see below);
+   threads at normal priority, see below), and is rung from the other hosts;
 4. `PROGRAM all --repeat R` with 1 process per host and each number of
    workers: exit status 0 and no WRONG;
 5. with --tables TABLE_PROGRAMS, the distributed tables' programs the same
@@ -51,6 +52,7 @@ LIMIT = 180  # seconds per mpirun: far above what any run takes (and 5 of them w
 SENT = re.compile(r"tascell stats: rank (\d+) of \d+: root call ([0-9.]+) s, .*?, \d+ pieces sent \((\d+) bytes of inputs\)")
 MPI_REMARK = re.compile(r"^\[[\w.-]+:\d+\] ")
 CALLS = re.compile(r"tascell stats: rank (\d+) of \d+: root call ([0-9.]+) s, .*?, (\d+) pieces from other processes")
+RINGS = re.compile(r"; (\d+) rings heard from other machines")
 STATS = re.compile(r"tascell stats: rank (\d+) of (\d+): .*?, (\d+) pieces from other processes, .*?, "
                    r"(\d+) requests posted through shared memory([^\n]*)")
 
@@ -138,6 +140,16 @@ def main():
         fail("no piece travelled between the hosts:\n%s" % out)
     print("ok: %d processes on %d hosts: 0 requests through shared memory, %d pieces between hosts" %
           (n, n, pieces), flush=True)
+    # ... and their batches ring each other (TASCELL_REMOTE_WAKE=ring, the
+    # default): every rank heard rings; with poll, none is rung.
+    heard = [RINGS.search(rest) for *_, rest in lines]
+    if not all(heard) or any(int(h.group(1)) == 0 for h in heard):
+        fail("not every rank heard rings from the other hosts:\n%s" % out)
+    lines, out = stats(n, "TASCELL_REMOTE_WAKE=poll", repeat=1)
+    if any(RINGS.search(rest) for *_, rest in lines):
+        fail("with TASCELL_REMOTE_WAKE=poll, a rank says it heard rings:\n%s" % out)
+    print("ok: every rank heard rings from the other hosts (%s); none with TASCELL_REMOTE_WAKE=poll" %
+          ", ".join(h.group(1) for h in heard), flush=True)
 
     # 3. two processes on each host share memory
     # (At normal priority: two processes whose message threads both run at
@@ -146,9 +158,9 @@ def main():
     # at the same SCHED_FIFO priority, never runs again. The same happens
     # without emulated hosts under `taskset -c 1 mpirun -np 2`.)
     lines, out = stats(2 * n, "TASCELL_MSG_PRIORITY=normal")
-    if not all("requests on this machine through shared memory" in rest for *_, rest in lines):
-        fail("with 2 processes per host, not every rank has requests on its machine through shared memory:\n%s" %
-             out)
+    if not all("requests on this machine through shared memory" in rest and RINGS.search(rest) for *_, rest in lines):
+        fail("with 2 processes per host, not every rank has requests on its machine through shared memory "
+             "and rings from the other hosts:\n%s" % out)
     posted = sum(int(p) for _, _, _, p, _ in lines)
     print("ok: %d processes on %d hosts (2 per host): requests through shared memory within each host (%d posted)" %
           (2 * n, n, posted), flush=True)

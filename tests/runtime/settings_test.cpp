@@ -218,6 +218,7 @@ TEST(SettingTable, EveryEntryRefusesABadValueNamingTheVariableTheValueAndWhatIsA
       {"TASCELL_REMOTE_GIVER", "first"}, {"TASCELL_INCUMBENT", "lifeline"}, {"TASCELL_MSG_LOOP", "fast"},
       {"TASCELL_NODE_REQUESTS", "shm"}, {"TASCELL_MSG_PRIORITY", "high"}, {"TASCELL_TABLE_CHECK", "1"},
       {"TASCELL_NET_DELAY_US", "1000001"}, {"TASCELL_NET_BANDWIDTH_MBIT", "fast"},
+      {"TASCELL_REMOTE_WAKE", "udp"},
   };
   for (const setting& e : setting_table()) {
     if (std::string(e.name) == "TASCELL_TRACE") continue;

@@ -10,11 +10,12 @@
 //  - a thread that sleeps takes tens of microseconds to run again.
 // So the thread sleeps on its doorbell (doorbell.hpp), which a worker's
 // event ends at once (an answer to a proxy, a finished piece, a hungry
-// worker), and so does a message from a process on this machine. Only
-// messages from other machines need polling:
-//  - 20 us while an answer from another machine is due, or a process there
-//    is idle (its last load was 0: its request may come any moment), or a
-//    send is still in flight;
+// worker), and so does a message from a process on this machine, and one
+// from another machine whose batches ring (remote_bell.hpp). Only messages
+// from other machines need polling, as a safety net where rings are heard:
+//  - 20 us while an answer from another machine whose batches do not ring
+//    is due, or a process there is idle (its last load was 0: its request
+//    may come any moment), or a send is still in flight;
 //  - otherwise twice as long after every quiet turn, up to 1 ms, or up to
 //    10 ms when every other process is on this machine (their messages
 //    ring) and every message rung for has been received;

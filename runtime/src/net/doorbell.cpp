@@ -1,6 +1,9 @@
 #include "doorbell.hpp"
 
+#include <arpa/inet.h>
 #include <linux/futex.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,6 +47,7 @@ void doorbell::open(MPI_Comm node, int world_rank, int world_size) {
 }
 
 void doorbell::close() {
+  socket_.store(-1, std::memory_order_relaxed);
   if (win_ == MPI_WIN_NULL) return;
   own_ = &private_;
   of_rank_.clear();
@@ -53,17 +57,42 @@ void doorbell::close() {
 void doorbell::ring(slot& s, bool other) {
   if (other) s.by_others.fetch_add(1, std::memory_order_relaxed);
   s.count.fetch_add(1, std::memory_order_seq_cst);
-  if (s.sleeping.load(std::memory_order_seq_cst)) futex(s.count, FUTEX_WAKE, 1, nullptr);
+  std::uint32_t how = s.sleeping.load(std::memory_order_seq_cst);
+  if (how == 1) {
+    futex(s.count, FUTEX_WAKE, 1, nullptr);
+  } else if (int fd = socket_.load(std::memory_order_relaxed); how == 2 && fd >= 0) {
+    // Its socket is bound to every address: the loopback reaches it. A
+    // datagram sent before the sleeper enters ppoll still wakes it there.
+    sockaddr_in to{};
+    to.sin_family = AF_INET;
+    to.sin_port = static_cast<in_port_t>(s.port.load(std::memory_order_relaxed));
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    char wake = 0;
+    ::sendto(fd, &wake, 1, MSG_DONTWAIT | MSG_NOSIGNAL, reinterpret_cast<sockaddr*>(&to), sizeof to);
+  }
 }
 
-void doorbell::sleep(std::uint32_t seen, long microseconds) {
+void doorbell::sleep_on(int fd, std::uint16_t port) {
+  socket_.store(fd, std::memory_order_relaxed);
+  own_->port.store(port, std::memory_order_relaxed);
+}
+
+bool doorbell::sleep(std::uint32_t seen, long microseconds) {
   slot& s = *own_;
-  s.sleeping.store(1, std::memory_order_seq_cst);
-  if (s.count.load(std::memory_order_seq_cst) == seen) {
-    timespec ts{microseconds / 1'000'000, (microseconds % 1'000'000) * 1000};
-    futex(s.count, FUTEX_WAIT, seen, &ts);
+  timespec ts{microseconds / 1'000'000, (microseconds % 1'000'000) * 1000};
+  bool datagram = false;
+  if (int fd = socket_.load(std::memory_order_relaxed); fd >= 0) {
+    s.sleeping.store(2, std::memory_order_seq_cst);
+    if (s.count.load(std::memory_order_seq_cst) == seen) {
+      pollfd p{fd, POLLIN, 0};
+      datagram = ::ppoll(&p, 1, &ts, nullptr) == 1 && (p.revents & POLLIN);
+    }
+  } else {
+    s.sleeping.store(1, std::memory_order_seq_cst);
+    if (s.count.load(std::memory_order_seq_cst) == seen) futex(s.count, FUTEX_WAIT, seen, &ts);
   }
   s.sleeping.store(0, std::memory_order_relaxed);
+  return datagram;
 }
 
 }  // namespace tascell::detail::net

@@ -7,8 +7,12 @@
 // sleep (up to 1 ms while every process is busy). So a process that sends
 // to another process on the same machine rings that process's bell after
 // the send, and the sleeper wakes at once; the workers ring their own
-// process's bell when they post an event. Messages from other machines are
-// still found by polling (network::pause keeps the timeouts for them).
+// process's bell when they post an event. Messages from other machines ring
+// a UDP socket (remote_bell.hpp): when the run has processes on other
+// machines, the thread sleeps in ppoll on that socket instead of on the
+// futex (`sleep_on`), and a ringer of this machine that finds it sleeping
+// there sends a datagram to its port on the loopback instead of a futex
+// wake (a futex cannot be polled beside a socket).
 //
 // No wake-up is lost: the sleeper reads the bell's count before it looks for
 // work (`value`), and the futex sleeps only while the count is still that
@@ -53,8 +57,15 @@ class doorbell {
   bool rings_for(int world_rank) const {
     return !of_rank_.empty() && of_rank_[static_cast<std::size_t>(world_rank)] != nullptr;
   }
-  // Sleeps until the count differs from `seen` or `microseconds` pass.
-  void sleep(std::uint32_t seen, long microseconds);
+  // Sleeps until the count differs from `seen` or `microseconds` pass (or
+  // a datagram comes to the socket given to sleep_on). True when a datagram
+  // waits on that socket (it stays there until read: remote_bell::drain).
+  bool sleep(std::uint32_t seen, long microseconds);
+  // From now on the message thread sleeps in ppoll on `fd` (a UDP socket
+  // bound to `port`, network byte order, on every address), and rings wake
+  // it with a datagram sent from `fd`. Every process of this machine does
+  // the same (remote_bell::place agrees on it), before any sleeps.
+  void sleep_on(int fd, std::uint16_t port);
 
  private:
   // A cache line of its own (padded, not aligned: MPI places the
@@ -63,15 +74,17 @@ class doorbell {
     std::atomic<std::uint32_t> count{0};
     std::atomic<std::uint32_t> sleeping{0};
     std::atomic<std::uint32_t> by_others{0};
-    char pad[52];
+    std::atomic<std::uint32_t> port{0};  // sleeping == 2: the socket's port it sleeps on
+    char pad[48];
   };
   static_assert(sizeof(slot) == 64);
-  static void ring(slot& s, bool other);
+  void ring(slot& s, bool other);
 
   slot private_;
   slot* own_ = &private_;
   std::vector<slot*> of_rank_;  // by world rank: its bell, or nullptr on another machine
   MPI_Win win_ = MPI_WIN_NULL;
+  std::atomic<int> socket_{-1};  // sleep_on's (read by ringers of this process)
 };
 
 // What the message thread knows, in one turn, of the rings of its bell:

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "../trace.hpp"
+#include "remote_bell.hpp"
 #include "slow_link.hpp"
 #include "thread_priority.hpp"
 #include "transport.hpp"
@@ -78,6 +79,12 @@ class mpi_transport final : public transport {
   // or, spinning at real-time priority, it keeps a sender on its core from
   // ever moving it.
   void leave_priority_for_long_receives(thread_priority* p) { priority_ = p; }
+  // Rings the receiver's bell on another machine after the MPI_Isend of
+  // every batch but a quiet one (remote_bell.hpp): when it is sent, so
+  // after a delay too. Collective: every process publishes its card (an
+  // empty one unless it `wants` to be rung); false when not every process
+  // has a socket (then no one rings).
+  bool ring_other_machines(remote_bell& bell, const std::vector<bool>& remote, bool wants);
   bool holding() const { return !held_.empty(); }
   time_point next_due() const { return held_.front().due; }
 
@@ -106,6 +113,7 @@ class mpi_transport final : public transport {
   std::vector<bool> delayed_;
   slow_link link_;
   thread_priority* priority_ = nullptr;
+  remote_bell* bell_ = nullptr;
 };
 
 }  // namespace tascell::detail::net

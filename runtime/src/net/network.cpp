@@ -99,16 +99,17 @@ void network::init_mpi(std::string& error) {
   set_rank(at_.rank);
   mpi_->leave_priority_for_long_receives(&loop_.priority());
   mpi_transport::machine m = mpi_->this_machine();
+  // The processes of other machines (those not in this machine's communicator).
+  std::vector<bool> other(static_cast<std::size_t>(at_.size), true);
+  other[static_cast<std::size_t>(at_.rank)] = false;
+  for (int r : m.members)
+    if (r >= 0 && r < at_.size) other[static_cast<std::size_t>(r)] = false;
+  bool afar = std::find(other.begin(), other.end(), true) != other.end();
   if (cfg_.net_delay_us > 0 || cfg_.net_bandwidth_mbit > 0) {
-    // TASCELL_NET_DELAY_US, TASCELL_NET_BANDWIDTH_MBIT: the processes of
-    // other machines (those not in this machine's communicator), as over a
-    // slower network.
-    std::vector<bool> other(static_cast<std::size_t>(at_.size), true);
-    other[static_cast<std::size_t>(at_.rank)] = false;
-    for (int r : m.members)
-      if (r >= 0 && r < at_.size) other[static_cast<std::size_t>(r)] = false;
-    mpi_->delay_to(std::move(other), slow_link(std::chrono::microseconds(cfg_.net_delay_us),
-                                               std::int64_t{cfg_.net_bandwidth_mbit} * 1'000'000));
+    // TASCELL_NET_DELAY_US, TASCELL_NET_BANDWIDTH_MBIT: the links to them,
+    // as over a slower network.
+    mpi_->delay_to(other, slow_link(std::chrono::microseconds(cfg_.net_delay_us),
+                                    std::int64_t{cfg_.net_bandwidth_mbit} * 1'000'000));
   }
   if (m.ok) {
     at_.local_rank = m.rank;
@@ -124,6 +125,14 @@ void network::init_mpi(std::string& error) {
     rings_.every_other_rings = true;
     for (int r = 0; r < at_.size; ++r)
       rings_.every_other_rings = rings_.every_other_rings && (r == at_.rank || loop_.bell().rings_for(r));
+  }
+  // Batches from other machines ring too (remote_bell.hpp): collective
+  // whenever some process is elsewhere (then every process is elsewhere to
+  // some); a process that does not want it publishes no socket, and then
+  // none rings. The seed's loop (the baseline) keeps polling.
+  if (afar) {
+    bool want = cfg_.wake_from_afar == remote_wake::ring && cfg_.loop == message_loop::adaptive;
+    if (mpi_->ring_other_machines(remote_, other, want)) loop_.bell().sleep_on(remote_.fd(), remote_.port());
   }
   out_.place(at_.size, mpi_.get());
   mpi_->check_same_binary();
@@ -158,6 +167,7 @@ void network::thread_main() {
   trace.begin_spans();
 
   while (!shutdown_.load(std::memory_order_acquire)) {
+    if (remote_.is_open()) remote_.drain_if_due();
     rings_.turn_begins(loop_.bell());
     bool progress = turn();
     if (!progress) {
@@ -225,7 +235,8 @@ bool network::turn() {
   // more: the sender rings again when it sends again.
   // A thief of this machine is writing its shared-memory request: look
   // again soon too.
-  if (rings_.rung_not_received() || steal_.victim().claims_seen()) sleep_.restart();
+  if (rings_.rung_not_received() || remote_.rung_not_received() || steal_.victim().claims_seen())
+    sleep_.restart();
   // Read here, in the turn: a worker that takes the next one may write them.
   gave_workers_work_ = steal_.victim().posted_local() || steal_.thief().filled_inbox();
   return progress;
@@ -247,7 +258,7 @@ void network::pause() {
   // takes (try_take_turn).
   std::unique_lock<std::mutex> turn_held(loop_.turn_lock());
   doorbell& bell = loop_.bell();
-  auto polled = [&](int r) { return !bell.rings_for(r); };
+  auto polled = [&](int r) { return !bell.rings_for(r) && !remote_.rings_from(r); };
   // A request posted through shared memory that has not been answered in
   // time: wake the victim's message thread (the worker may be napping at a
   // join, or the request must be withdrawn at the end of the root call).
@@ -296,7 +307,7 @@ void network::pause() {
   long us = sleep_.next_sleep_us(f);
   turn_held.unlock();
   if (trace.on() && !trace.asleep()) [[unlikely]] trace.span(true);
-  bell.sleep(rings_.seen, us);
+  if (bell.sleep(rings_.seen, us)) remote_.datagram_waits();
   sleep_.slept();
 }
 
@@ -337,9 +348,14 @@ void network::handle_batch(int from, const std::string& buf) {
       throw malformed_message("not a tascell message (bad magic number)");
     std::int32_t load = r.get<std::int32_t>("the sender's load");
     steal_.heard_load(from, load);
-    // From another machine: more may follow, and only polling finds it.
-    if (loop_.bell().rings_for(from)) rings_.received += magic == batch_magic ? 1 : 0;
-    else sleep_.restart();
+    // From another machine: more may follow, and only polling finds it,
+    // unless that machine's batches ring (then the next one does).
+    if (loop_.bell().rings_for(from)) {
+      rings_.received += magic == batch_magic ? 1 : 0;
+    } else {
+      if (magic == batch_magic) remote_.received(from);
+      if (!remote_.rings_from(from)) sleep_.restart();
+    }
     std::int64_t n = 0;
     for (; !r.done(); ++n) handle(from, r);
     if (loop_.tracing()) [[unlikely]]

@@ -38,6 +38,7 @@
 #include "mpi_transport.hpp"
 #include "outbox.hpp"
 #include "protocol_log.hpp"
+#include "remote_bell.hpp"
 #include "root_calls.hpp"
 #include "root_protocol.hpp"
 #include "shared_requests.hpp"
@@ -86,6 +87,10 @@ class network final {
   const placement& where() const { return at_; }
   // The message thread runs at real-time priority (TASCELL_MSG_PRIORITY).
   bool realtime() { return loop_.priority().realtime(); }
+  // Rings heard from processes on other machines so far (remote_bell.hpp),
+  // or -1 when this process is not rung (TASCELL_REMOTE_WAKE=poll, or every
+  // process on this machine).
+  std::int64_t rings_from_afar() const { return remote_.is_open() ? remote_.rings_heard() : -1; }
   // Before worker i is constructed at `region`: its first page is mapped
   // from this process's shared-memory object, when there is one.
   void place_worker(int i, void* region);
@@ -178,6 +183,9 @@ class network final {
   // Events from workers and from the thread that makes root calls.
   event_queue events_{loop_.bell()};
   rings_heard rings_;
+  // Rings from other machines (remote_bell.hpp): open when init_mpi set it
+  // up (some process is on another machine); the transport rings with it.
+  remote_bell remote_;
   std::atomic<bool> shutdown_{false};
   // SIGUSR1 (mpirun forwards it to every process): the message thread says
   // what this process has out and in, and what each worker is doing
