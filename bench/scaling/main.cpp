@@ -97,6 +97,10 @@ int main(int argc, char** argv) {
   app.add_option("--net-wake", m.net.wake, "s: message thread to run after an event");
   app.add_option("--poll-urgent", m.net.poll_urgent, "s: message thread's sleep when urgent");
   app.add_option("--poll-max", m.net.poll_max, "s: its longest sleep");
+  app.add_flag("--rings", m.net.rings,
+               "messages ring the receiving message thread (the runtime's TASCELL_REMOTE_WAKE=ring): it sees one "
+               "--ring-wake after arrival instead of at its next poll");
+  app.add_option("--ring-wake", m.net.ring_wake, "s: a message thread woken by a ring to run again");
   app.add_option("--take", m.net.take, "s: a hungry worker to take a piece from the inbox");
   app.add_option("--nq-top-rows", nq.top_rows, "n-queens: rows enumerated exactly");
   app.add_option("--nq-exact-levels", nq.exact_levels, "n-queens: subtrees this deep counted exactly");

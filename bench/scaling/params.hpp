@@ -34,6 +34,11 @@ struct network_costs {
   double wake = 5e-6;            // the message thread to run after a worker's event
   double poll_urgent = 20e-6;    // its sleep while an answer is due or another process is idle
   double poll_max = 1e-3;        // its sleep after quiet turns (doubling from poll_urgent)
+  // Messages ring the receiver's message thread (the runtime's
+  // TASCELL_REMOTE_WAKE=ring, net/remote_bell.hpp): a sleeping thread sees
+  // a message ring_wake after it arrived, instead of at its next poll.
+  bool rings = false;
+  double ring_wake = 30e-6;
   double take = 1.0e-6;          // a hungry worker to take a piece from the inbox
   std::int64_t piece_bytes = 160;   // a WORK message: header, kind, range, packed inputs
   std::int64_t result_bytes = 64;   // a RESULT message

@@ -25,11 +25,12 @@ void simulator::heard_load(process& q, int from, int load) {
 // When a message that arrived at `arrival` is seen by q's message thread:
 // it sleeps between turns, 20 us while an answer is due or another process
 // is idle, else doubling up to 1 ms; it does not sleep while its process
-// waits for work with every worker idle.
+// waits for work with every worker idle. With rings, the message wakes it.
 double simulator::notice_delay(process& q, double arrival) {
   const network_costs& n = m_.net;
   int self = static_cast<int>(&q - procs_.data());
   if (q.asking && all_hungry(self)) return 0;
+  if (n.rings) return n.ring_wake;
   double interval = n.poll_urgent;
   bool urgent = q.asking || q.zero_loads > 0;
   if (!urgent) interval = std::clamp(arrival - q.last_active, n.poll_urgent, n.poll_max);
