@@ -21,8 +21,9 @@ as two processes whose messages take the ping-pong's one way, plus the
 delay, plus the emulation's own cost of a delayed batch (it is sent when
 the sender's message thread wakes at its due time: --held-wake, per
 message), and ring the receiver, who runs --ring-wake after a ring (the
-runtime's TASCELL_REMOTE_WAKE=ring). The simulator has no model of the
-tables: the KQKR row has no prediction.
+runtime's TASCELL_REMOTE_WAKE=ring); each turn of a host's message thread
+takes --thread-cpu from its worker (one CPU per host). The simulator has
+no model of the tables: the KQKR row has no prediction.
 """
 import argparse
 import json
@@ -93,7 +94,7 @@ def predict(sim, name, t11, one_way, a):
     seeds = ["--seeds", str(a.seeds)]
     _, res = scaling.run_sim(sim, tree, cost, ["1x2"], ["loaded"], params, extra + seeds)
     p12 = statistics.median(r["seconds"] for r in res)
-    hosts = dict(params, **{"--latency": one_way, "--ring-wake": a.ring_wake})
+    hosts = dict(params, **{"--latency": one_way, "--ring-wake": a.ring_wake, "--thread-cpu": a.thread_cpu})
     _, res = scaling.run_sim(sim, tree, cost, ["2x1"], ["loaded"], hosts, extra + seeds + ["--rings"])
     p2h = statistics.median(r["seconds"] for r in res)
     return p12, p2h
@@ -110,6 +111,8 @@ def main():
                     help="s: a message thread woken by a ring to run again (see docs/performance.md)")
     ap.add_argument("--held-wake", type=float, default=20e-6,
                     help="s per message with a delay: the sender's message thread waking at the due time")
+    ap.add_argument("--thread-cpu", type=float, default=25e-6,
+                    help="s a host's worker loses per turn of its message thread (see docs/performance.md)")
     ap.add_argument("--out", help="write the rows as JSON here")
     a = ap.parse_args()
     text = os.environ.get("TASCELL_HOSTS_MPIRUN_ARGS")
@@ -138,7 +141,8 @@ def main():
             rows.append(row)
             print(json.dumps(row), flush=True)
     if a.out:
-        json.dump({"rows": rows, "ring_wake": a.ring_wake, "held_wake": a.held_wake}, open(a.out, "w"), indent=1)
+        json.dump({"rows": rows, "ring_wake": a.ring_wake, "held_wake": a.held_wake, "thread_cpu": a.thread_cpu},
+                  open(a.out, "w"), indent=1)
     print("\n| problem | delay (us) | 1 x 1 (s) | 1 x 2 (s) | predicted | 2 hosts x 1 (s) | predicted | "
           "2 hosts x 1 / 1 x 2 (speed) | predicted |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")

@@ -101,6 +101,8 @@ int main(int argc, char** argv) {
                "messages ring the receiving message thread (the runtime's TASCELL_REMOTE_WAKE=ring): it sees one "
                "--ring-wake after arrival instead of at its next poll");
   app.add_option("--ring-wake", m.net.ring_wake, "s: a message thread woken by a ring to run again");
+  app.add_option("--thread-cpu", m.net.thread_cpu,
+                 "s a working worker of the process loses per turn of its message thread (a core per worker)");
   app.add_option("--take", m.net.take, "s: a hungry worker to take a piece from the inbox");
   app.add_option("--nq-top-rows", nq.top_rows, "n-queens: rows enumerated exactly");
   app.add_option("--nq-exact-levels", nq.exact_levels, "n-queens: subtrees this deep counted exactly");

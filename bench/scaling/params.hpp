@@ -39,6 +39,10 @@ struct network_costs {
   // a message ring_wake after it arrived, instead of at its next poll.
   bool rings = false;
   double ring_wake = 30e-6;
+  // A host with a core per worker: each turn of the message thread takes
+  // this long from a working worker of its process (0: the thread has a
+  // core of its own, or its time is in the per-node cost).
+  double thread_cpu = 0;
   double take = 1.0e-6;          // a hungry worker to take a piece from the inbox
   std::int64_t piece_bytes = 160;   // a WORK message: header, kind, range, packed inputs
   std::int64_t result_bytes = 64;   // a RESULT message

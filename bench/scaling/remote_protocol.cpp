@@ -42,7 +42,24 @@ double simulator::thread_turn(process& q, double ready) {
   double start = std::max(ready + m_.net.wake, q.thread_free);
   q.thread_free = start + m_.net.handle;
   q.last_active = start;
+  charge_thread(q);
   return q.thread_free;
+}
+
+// --thread-cpu: the message thread runs on the core of a worker of its
+// process (a host with a core per worker), which loses that much time per
+// turn of the thread (its wake-up, its work, the switches back and forth).
+void simulator::charge_thread(process& q) {
+  double x = m_.net.thread_cpu;
+  if (x <= 0) return;
+  for (int id : q.workers) {
+    worker& w = workers_[static_cast<std::size_t>(id)];
+    if (w.act != activity::working) continue;
+    sync(w);
+    w.resume_at = std::max(w.resume_at, now_) + x;
+    schedule_unit(w);
+    return;
+  }
 }
 
 void simulator::send(int from, int to, msg type, int p, int back_worker, double at) {
@@ -83,6 +100,7 @@ void simulator::on_ask(int proc) {
   double t = std::max(now_, q.thread_free) + m_.net.handle;
   q.thread_free = t;
   q.last_active = now_;
+  charge_thread(q);
   send(proc, to, msg::request, -1, -1, t);
 }
 
@@ -229,6 +247,7 @@ void simulator::on_message(int mi) {
   }
   q.thread_free = now_ + m_.net.handle;
   q.last_active = now_;
+  charge_thread(q);
   double t = q.thread_free;
   heard_load(q, m.from, m.load);
   switch (m.type) {
@@ -309,6 +328,7 @@ void simulator::on_proxy_reply(int id, int p) {
   double t = std::max(now_, q.thread_free) + m_.net.handle;
   q.thread_free = t;
   q.last_active = now_;
+  charge_thread(q);
   px.tried.push_back(px.victim);
   px.victim = -1;
   if (p >= 0) {

@@ -81,6 +81,7 @@ class simulator {
   void send(int from, int to, msg type, int piece, int back_worker, double at);
   double notice_delay(process& q, double arrival);
   double thread_turn(process& q, double ready);
+  void charge_thread(process& q);
   void maybe_ask(int proc);
   void on_ask(int proc);
   int choose_remote_victim(int proc);
