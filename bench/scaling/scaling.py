@@ -196,6 +196,8 @@ def sweep(a):
                 continue
             params = dict(net, **LOCAL, **SIM_SPEED)
             params["--poll"] = poll_for(kind, cost)
+            if a.latency is not None:
+                params["--latency"] = a.latency
             if kind in lazy:
                 params["--unwind-frame"] = lazy[kind]
             label = kind + ("-tcpp" if v.get("variant") == "tcpp" else "")
@@ -213,6 +215,10 @@ def sweep(a):
                 cmd += ["--largest-first"]
             if a.giver_largest:
                 cmd += ["--remote-giver-largest"]
+            if a.rings:
+                cmd += ["--rings", "--ring-wake", repr(net["--net-wake"])]
+            if a.group:
+                cmd += ["--group", str(a.group)]
             p = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
             head = None
             for line in p.stdout:
@@ -224,6 +230,10 @@ def sweep(a):
                     r["remote"] += "+largest-first"
                 if a.giver_largest:
                     r["remote"] += "+giver-largest"
+                if a.rings:
+                    r["remote"] += "+rings"
+                if a.latency is not None:
+                    r["latency"] = a.latency
                 r.update({"kind": label, "net": net_name, "cost": cost, "seq_overhead": c["_overhead"][kind],
                           "efficiency_vs_seq": r["efficiency"] / c["_overhead"][kind]})
                 results.append(r)
@@ -375,6 +385,11 @@ def main():
                     help="model-only proposal: remote requests go to the worker with the largest piece")
     ap.add_argument("--giver-largest", action="store_true",
                     help="the runtime's TASCELL_REMOTE_GIVER=largest (its default)")
+    ap.add_argument("--latency", type=float, help="sweep: s one way between processes (instead of the net's)")
+    ap.add_argument("--rings", action="store_true",
+                    help="sweep: messages ring the receiving message thread (TASCELL_REMOTE_WAKE=ring), which "
+                         "runs the net's --net-wake after one")
+    ap.add_argument("--group", type=int, help="sweep: processes per group of the hierarchical victim choice")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--svg", default=os.path.join(ROOT, "docs/scaling-efficiency.svg"))
     a = ap.parse_args()

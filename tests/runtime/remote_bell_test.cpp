@@ -78,6 +78,20 @@ TEST_F(RemoteBellTwoMachines, RingsReachTheirRankAndAreCounted) {
   EXPECT_FALSE(a.rings_from(1));
 }
 
+TEST_F(RemoteBellTwoMachines, EveryRemoteIsHeardOnceARingFromEachCame) {
+  EXPECT_FALSE(b.heard_every_remote());
+  EXPECT_EQ(b.heard(0, 1), 1u);
+  EXPECT_TRUE(b.heard_every_remote());
+  EXPECT_FALSE(a.heard_every_remote());
+}
+
+TEST(RemoteBell, WithoutProcessesElsewhereEveryRemoteIsHeard) {
+  remote_bell a, b;
+  std::vector<remote_bell::card> cards{on_loopback(a), on_loopback(b)};
+  ASSERT_TRUE(a.place(0, cards, {false, false}));
+  EXPECT_TRUE(a.heard_every_remote());
+}
+
 TEST_F(RemoteBellTwoMachines, ALostRingIsMadeUpByTheNext) {
   // Rank 0 said it rang 3 times (the first two datagrams lost): all 3 heard.
   EXPECT_EQ(b.heard(0, 3), 3u);

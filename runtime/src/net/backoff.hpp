@@ -17,8 +17,9 @@
 //    is due, or a process there is idle (its last load was 0: its request
 //    may come any moment), or a send is still in flight;
 //  - otherwise twice as long after every quiet turn, up to 1 ms, or up to
-//    10 ms when every other process is on this machine (their messages
-//    ring) and every message rung for has been received;
+//    10 ms when every other process's messages ring (it is on this
+//    machine, or a ring from it has been heard) and every message rung
+//    for has been received;
 //  - between root calls, or alone, 20, 40, 80, 160 us, then 2 ms;
 //  - no longer than until this process's next request for work may leave,
 //    when every worker waits for it (after refusals), nor than until a

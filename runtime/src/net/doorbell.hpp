@@ -96,7 +96,7 @@ struct rings_heard {
   std::uint32_t seen = 0;            // the bell's count when this turn began
   std::uint32_t rung_by_others = 0;  // its rings by other processes then
   std::uint32_t received = 0;        // batches received from processes that ring
-  bool every_other_rings = false;    // every other process is on this machine (its sends ring)
+  bool every_other_rings = false;    // every other process rings: on this machine, or elsewhere with rings (network.cpp)
   void turn_begins(const doorbell& b) {
     seen = b.value();
     rung_by_others = b.rung_by_others();

@@ -122,18 +122,24 @@ void network::init_mpi(std::string& error) {
       steal_.open_shared(m.node, cfg_.node_requests == request_path::shared && cfg_.loop == message_loop::adaptive,
                          cfg_.workers);
     mpi_transport::free_machine(m);
-    rings_.every_other_rings = true;
-    for (int r = 0; r < at_.size; ++r)
-      rings_.every_other_rings = rings_.every_other_rings && (r == at_.rank || loop_.bell().rings_for(r));
   }
   // Batches from other machines ring too (remote_bell.hpp): collective
   // whenever some process is elsewhere (then every process is elsewhere to
   // some); a process that does not want it publishes no socket, and then
   // none rings. The seed's loop (the baseline) keeps polling.
+  bool afar_rings = false;
   if (afar) {
     bool want = cfg_.wake_from_afar == remote_wake::ring && cfg_.loop == message_loop::adaptive;
-    if (mpi_->ring_other_machines(remote_, other, want)) loop_.bell().sleep_on(remote_.fd(), remote_.port());
+    afar_rings = mpi_->ring_other_machines(remote_, other, want);
+    if (afar_rings) loop_.bell().sleep_on(remote_.fd(), remote_.port());
   }
+  // Every other process's batches ring this one: those of this machine
+  // through the shared bell, those of other machines through the socket
+  // (once a ring from each has been heard: pause()).
+  rings_.every_other_rings = m.ok || !afar;
+  for (int r = 0; r < at_.size; ++r)
+    rings_.every_other_rings = rings_.every_other_rings &&
+                               (r == at_.rank || loop_.bell().rings_for(r) || (afar_rings && other[static_cast<std::size_t>(r)]));
   out_.place(at_.size, mpi_.get());
   mpi_->check_same_binary();
   if (!cfg_.trace.empty()) loop_.trace().start(static_cast<std::size_t>(cfg_.trace_records), mpi_->align_clocks());
@@ -284,7 +290,8 @@ void network::pause() {
   loop_.priority().resume();
   backoff::facts f;
   f.in_root_with_others = root_.in_root() && at_.size >= 2;
-  f.need_polling = !rings_.every_other_rings || rings_.rung_not_received();
+  f.need_polling = !rings_.every_other_rings || !remote_.heard_every_remote() || rings_.rung_not_received() ||
+                   remote_.rung_not_received();
   if (f.in_root_with_others) {
     f.urgent = steal_.answer_due(polled) || loop_.link().sending();
     // After refusals the next request for work leaves at next_ask: every

@@ -68,10 +68,13 @@ bool remote_bell::place(int rank, const std::vector<card>& cards, const std::vec
   got_.assign(n, 0);
   heard_any_.assign(n, 0);
   ahead_ = 0;
+  remote_ranks_ = heard_ranks_ = 0;
   rings_heard_.store(0, std::memory_order_relaxed);
   for (std::size_t r = 0; r < n; ++r) {
     const card& c = cards[r];
-    if (static_cast<int>(r) == rank || r >= remote.size() || !remote[r] || c.count == 0) continue;
+    if (static_cast<int>(r) == rank || r >= remote.size() || !remote[r]) continue;
+    ++remote_ranks_;
+    if (c.count == 0) continue;
     std::uint32_t chosen = c.address[0];
     bool found = false;
     for (std::uint16_t i = 0; i < c.count && !found; ++i)
@@ -130,6 +133,7 @@ std::uint32_t remote_bell::heard(int rank, std::uint32_t count) {
   if (more <= 0) return 0;
   bool was = ahead(r);
   heard_[r] = count;
+  if (!heard_any_[r]) ++heard_ranks_;
   heard_any_[r] = 1;
   ahead_ += static_cast<int>(ahead(r)) - static_cast<int>(was);
   rings_heard_.fetch_add(more, std::memory_order_relaxed);

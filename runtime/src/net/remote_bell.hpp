@@ -11,8 +11,9 @@
 //
 // A ring is only a hint that a batch is on its way; nothing is lost when a
 // datagram is (UDP, a firewall between nodes): a process polls another
-// until it has heard a ring from it, and never sleeps longer than 1 ms
-// while any process of the run is on another machine (backoff.hpp). Each
+// (sleeping at most 1 ms) until it has heard a ring from it, and once it
+// has heard from every process elsewhere it still looks every 10 ms at
+// most (backoff.hpp): a lost ring costs that much at worst. Each
 // datagram carries the sender's count of rings to this process, so a lost
 // one is made up by the next, and the receiver compares what it heard with
 // the batches it received from that process: while rings are ahead, a batch
@@ -84,6 +85,9 @@ class remote_bell {
   }
   // A process rang for more batches than have been received from it.
   bool rung_not_received() const { return ahead_ > 0; }
+  // A ring has been heard from every process on another machine (true when
+  // there is none).
+  bool heard_every_remote() const { return heard_ranks_ == remote_ranks_; }
   // The rings heard since the bell was placed (TASCELL_STATS).
   std::int64_t rings_heard() const { return rings_heard_.load(std::memory_order_relaxed); }
 
@@ -113,6 +117,7 @@ class remote_bell {
   std::vector<std::uint32_t> got_;       // batches that rang received from each rank
   std::vector<char> heard_any_;          // a ring from it has been heard
   int ahead_ = 0;                        // ranks whose rings are ahead of their batches
+  int remote_ranks_ = 0, heard_ranks_ = 0;  // processes on other machines; those heard from
   bool waits_ = false;                   // a datagram woke the message thread
   unsigned turns_ = 0;
   std::atomic<std::int64_t> rings_heard_{0};  // read by the thread that prints statistics
