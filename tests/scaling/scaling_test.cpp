@@ -185,3 +185,31 @@ TEST(Simulator, LazyFramesUnwindOnlyWhenTheirCostIsSet) {
   scaling::result s = scaling::simulator(f, slow).run();
   CHECK_THAT(s.seconds > l.seconds + 1e-3, "1 ms per frame unwound makes the run longer");
 }
+
+TEST(Simulator, RingsAndTheMessageThreadsCpu) {
+  // With slow polling (1 ms sleeps, 100 us latency), messages that ring
+  // their receiver make the remote steals faster; work is conserved either
+  // way, also with the message thread's turns taken from a worker.
+  scaling::fib_tree f(30, 1.4e-9);
+  scaling::machine m = layout(2, 1);
+  m.net.latency = 100e-6;
+  m.net.poll_urgent = 1e-3;
+  m.net.poll_max = 1e-3;
+  scaling::result polled = scaling::simulator(f, m).run();
+  m.net.rings = true;
+  m.net.ring_wake = 5e-6;
+  scaling::result rung = scaling::simulator(f, m).run();
+  CHECK_THAT(polled.median_remote_steal() > 0 && rung.median_remote_steal() > 0, "remote steals happened");
+  CHECK_THAT(rung.median_remote_steal() < polled.median_remote_steal(), "rung steals are faster than polled");
+  conserved(f, m);
+  // Each turn of the message thread costs a working worker of its process
+  // 200 us: the workers spend that much longer working than the work
+  // itself takes (whatever the steals do to the run's length).
+  m.net.thread_cpu = 200e-6;
+  scaling::result charged = scaling::simulator(f, m).run();
+  double overhead = charged.work_time - charged.work, before = rung.work_time - rung.work;
+  CHECK_THAT(overhead > before + 200e-6, "the message thread's turns are taken from the workers: " +
+                                             std::to_string(overhead) + " s working beyond the work against " +
+                                             std::to_string(before) + " s without");
+  conserved(f, m);
+}
