@@ -36,10 +36,10 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scaling"))
 sys.path.insert(0, HERE)
-import mpi_bench  # noqa: E402  (times: the root calls' seconds, the first dropped)
+import mpi_bench  # noqa: E402  (ENV, MPIRUN, times, pingpong_samples)
 import scaling  # noqa: E402  (THIS_MACHINE, LOCAL, run_sim, tree_nodes, poll_for)
 
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+ENV = mpi_bench.ENV
 # name: (binary under the build directory, arguments, the simulator's tree, its extra options, kind)
 PROBLEMS = {
     "fib": ("bench/fib-tascell", ["35", "3"], "fib:35", [], "fib"),
@@ -74,14 +74,6 @@ def measure(build, name, layout, remote, delay):
     else:
         out = run([prog] + args, dict(ENV, TASCELL_WORKERS=str(workers)))
     return retro_seconds(out) if kind == "tables" else mpi_bench.times(out)
-
-
-def pingpong(build, remote):
-    text = run(["mpirun"] + remote + ["-np", "2", os.path.join(build, "bench", "mpi-pingpong"), "200", "64"])
-    m = re.search(r"pingpong_ns((?: \d+)*)", text)
-    if not m:
-        raise SystemExit("mpi-pingpong printed no round trips:\n" + text)
-    return [int(x) / 1000.0 for x in m.group(1).split()]
 
 
 def predict(sim, name, t11, one_way, a):
@@ -129,7 +121,7 @@ def main():
                 got["1x1"] += measure(a.build_dir, name, (1, 1), None, d)
                 got["1x2"] += measure(a.build_dir, name, (1, 2), None, d)
                 got["2h"] += measure(a.build_dir, name, (2, 1), remote, d)
-                ping += pingpong(a.build_dir, remote)
+                ping += mpi_bench.pingpong_samples(os.path.join(a.build_dir, "bench"), remote)
             med = {k: statistics.median(v) for k, v in got.items()}
             row = {"problem": name, "delay_us": d, "reps": a.reps, "seconds": med,
                    "pingpong_us": statistics.median(ping), "2h_over_1x2": med["1x2"] / med["2h"]}

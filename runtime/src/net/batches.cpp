@@ -90,10 +90,9 @@ bool batches::flush() {
 void batches::send(int to, std::string buf) {
   bytes_sent_.fetch_add(static_cast<std::int64_t>(buf.size()), std::memory_order_relaxed);
   batches_sent_.fetch_add(1, std::memory_order_relaxed);
-  std::uint32_t magic = batch_magic;
-  if (buf.size() >= sizeof magic) std::memcpy(&magic, buf.data(), sizeof magic);
+  bool rings = batch_rings(buf);
   link_->send(to, std::move(buf));
-  if (magic != quiet_batch_magic) bell_.ring(to);
+  if (rings) bell_.ring(to);
 }
 
 }  // namespace tascell::detail::net

@@ -24,6 +24,13 @@ inline constexpr std::uint32_t batch_magic = 0x7A5C3E11u;
 // ... of a batch that did not ring the receiver's bell (every message in it
 // was begun with outbox::begin_quiet).
 inline constexpr std::uint32_t quiet_batch_magic = 0x7A5C3E12u;
+// Whether a batch rings its receiver's bell (this machine's, or the one
+// between machines): every batch but a quiet one.
+inline bool batch_rings(std::string_view batch) {
+  std::uint32_t magic = batch_magic;
+  if (batch.size() >= sizeof magic) std::memcpy(&magic, batch.data(), sizeof magic);
+  return magic != quiet_batch_magic;
+}
 
 enum class msg : std::uint8_t {
   request = 1,     // root number, seq, wanted handle (0: any work)

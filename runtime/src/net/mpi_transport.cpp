@@ -7,7 +7,6 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <vector>
 
@@ -194,11 +193,7 @@ void mpi_transport::isend(int to, std::string batch) {
   // overlaps the send, which over TCP runs the receiving side's network
   // stack in this call too. A receiver that looks before the batch is
   // there knows it is on its way (remote_bell::rung_not_received).
-  std::uint32_t magic = 0;
-  if (bell_ && batch.size() >= sizeof magic) {
-    std::memcpy(&magic, batch.data(), sizeof magic);
-    if (magic != quiet_batch_magic) bell_->ring(to);
-  }
+  if (bell_ && batch_rings(batch)) bell_->ring(to);
   sending_.push_back({std::move(batch), new MPI_Request});
   in_flight& f = sending_.back();
   int rc = MPI_Isend(f.buf.data(), static_cast<int>(f.buf.size()), MPI_BYTE, to, mpi_tag, MPI_COMM_WORLD,

@@ -79,9 +79,9 @@ class mpi_transport final : public transport {
   // or, spinning at real-time priority, it keeps a sender on its core from
   // ever moving it.
   void leave_priority_for_long_receives(thread_priority* p) { priority_ = p; }
-  // Rings the receiver's bell on another machine after the MPI_Isend of
-  // every batch but a quiet one (remote_bell.hpp): when it is sent, so
-  // after a delay too. Collective: every process publishes its card (an
+  // Rings the receiver's bell on another machine just before the
+  // MPI_Isend of every batch but a quiet one (remote_bell.hpp): when it is
+  // sent, so after a delay too. Collective: every process publishes its card (an
   // empty one unless it `wants` to be rung); false when not every process
   // has a socket (then no one rings).
   bool ring_other_machines(remote_bell& bell, const std::vector<bool>& remote, bool wants);

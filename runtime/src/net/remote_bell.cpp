@@ -66,7 +66,6 @@ bool remote_bell::place(int rank, const std::vector<card>& cards, const std::vec
   sent_.assign(n, 0);
   heard_.assign(n, 0);
   got_.assign(n, 0);
-  heard_any_.assign(n, 0);
   ahead_ = 0;
   remote_ranks_ = heard_ranks_ = 0;
   rings_heard_.store(0, std::memory_order_relaxed);
@@ -101,9 +100,12 @@ void remote_bell::ring(int rank) {
   if (!is_open() || rank < 0 || static_cast<std::size_t>(rank) >= to_.size()) return;
   sockaddr_in& to = to_[static_cast<std::size_t>(rank)];
   if (to.sin_family != AF_INET) return;
-  ring_message m{ring_magic, tag_, rank_, ++sent_[static_cast<std::size_t>(rank)]};
+  std::uint32_t& sent = sent_[static_cast<std::size_t>(rank)];
+  if (++sent == 0) ++sent;  // 0 is "not heard yet" at the receiver
+  ring_message m{ring_magic, tag_, rank_, sent};
   // Not waited for: a full buffer or an unreachable host loses a ring,
-  // which the next one makes up (or polling, within 1 ms).
+  // which the next one makes up (or the receiver's next look, within
+  // 10 ms).
   ::sendto(fd_, &m, sizeof m, MSG_DONTWAIT | MSG_NOSIGNAL, reinterpret_cast<sockaddr*>(&to), sizeof to);
 }
 
@@ -132,9 +134,8 @@ std::uint32_t remote_bell::heard(int rank, std::uint32_t count) {
   auto more = static_cast<std::int32_t>(count - heard_[r]);
   if (more <= 0) return 0;
   bool was = ahead(r);
+  if (heard_[r] == 0) ++heard_ranks_;
   heard_[r] = count;
-  if (!heard_any_[r]) ++heard_ranks_;
-  heard_any_[r] = 1;
   ahead_ += static_cast<int>(ahead(r)) - static_cast<int>(was);
   rings_heard_.fetch_add(more, std::memory_order_relaxed);
   return static_cast<std::uint32_t>(more);

@@ -1,6 +1,6 @@
 // The doorbell between machines: a UDP socket per process, which a process
-// on another machine sends a small datagram to after each batch it hands to
-// MPI, and which the message thread sleeps on (doorbell.hpp) when the run
+// on another machine sends a small datagram to as it hands each batch to
+// MPI (just before, so that the wake-up overlaps the send), and which the message thread sleeps on (doorbell.hpp) when the run
 // has processes on other machines.
 //
 // Without it a message from another machine is found only by polling: the
@@ -62,8 +62,8 @@ class remote_bell {
   int fd() const { return fd_; }
   std::uint16_t port() const { return port_; }  // network byte order
 
-  // After a batch to `rank` was handed to MPI: rings it when it is on
-  // another machine (message thread).
+  // As a batch to `rank` is handed to MPI: rings it when it is on another
+  // machine (message thread).
   void ring(int rank);
   // Reads every datagram waiting; the rings newly heard.
   std::uint32_t drain();
@@ -79,9 +79,10 @@ class remote_bell {
   void datagram_waits() { waits_ = true; }
   // A batch that rang arrived from `rank` (every batch but a quiet one).
   void received(int rank);
-  // Whether `rank`'s batches ring this process (a ring from it has been heard).
+  // Whether `rank`'s batches ring this process (a ring from it has been
+  // heard: counts start at 1).
   bool rings_from(int rank) const {
-    return rank >= 0 && static_cast<std::size_t>(rank) < heard_.size() && heard_any_[static_cast<std::size_t>(rank)];
+    return rank >= 0 && static_cast<std::size_t>(rank) < heard_.size() && heard_[static_cast<std::size_t>(rank)] != 0;
   }
   // A process rang for more batches than have been received from it.
   bool rung_not_received() const { return ahead_ > 0; }
@@ -115,7 +116,6 @@ class remote_bell {
   std::vector<std::uint32_t> sent_;      // rings sent to each rank
   std::vector<std::uint32_t> heard_;     // the latest count heard from each rank
   std::vector<std::uint32_t> got_;       // batches that rang received from each rank
-  std::vector<char> heard_any_;          // a ring from it has been heard
   int ahead_ = 0;                        // ranks whose rings are ahead of their batches
   int remote_ranks_ = 0, heard_ranks_ = 0;  // processes on other machines; those heard from
   bool waits_ = false;                   // a datagram woke the message thread
