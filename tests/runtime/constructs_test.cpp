@@ -255,6 +255,36 @@ TEST(Loops, LeafBodiesRunEveryIterationExactlyOnce) {
   EXPECT_EQ(copied, expect_copied);
 }
 
+// A block body (one call per block of iterations, as the translator writes
+// a leaf loop) works on the block's own copy of a small reduction variable,
+// written back when the block ends (dowork/block_value.hpp): the sums and
+// the extremes all arrive, however the blocks are split between the
+// workers.
+TEST(Loops, BlockBodiesWriteTheirReductionsBack) {
+  const std::int64_t n = 250000;
+  std::int64_t sum = 0, biggest = INT64_MIN;
+  double half = 0.0;
+  std::vector<std::int64_t> values(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) values[static_cast<std::size_t>(i)] = (i * 7919) % 100003;
+  tascell::root([&](ctx c) {
+    tascell::dowork_for(c, tascell::range(0, n), tascell::shared(values.data()),
+                        tascell::reduce<tascell::op::plus>(sum), tascell::reduce<tascell::op::max>(biggest),
+                        tascell::reduce<tascell::op::plus>(half),
+                        [](tascell::iterations b, std::int64_t* v, std::int64_t& s, std::int64_t& m, double& h) {
+                          for (std::int64_t i = b.first; i < b.end; ++i) {
+                            s += v[i];  // (v[i] could be s: the same type)
+                            if (v[i] > m) m = v[i];
+                            h += 0.5;
+                          }
+                        });
+  });
+  std::int64_t want = 0, want_max = INT64_MIN;
+  for (std::int64_t v : values) want += v, want_max = std::max(want_max, v);
+  EXPECT_EQ(sum, want);
+  EXPECT_EQ(biggest, want_max);
+  EXPECT_DOUBLE_EQ(half, 0.5 * static_cast<double>(n));
+}
+
 TEST(Clauses, CopyGivesEachPieceTheStateAtTheHandOver) {
   // Each iteration writes its own slot of a copied array and checks that the
   // slots of earlier, unrelated iterations are as the spawn point left them.

@@ -167,9 +167,10 @@ class table {
 
   // Entry i: this process's own, or one the running piece carries.
   TASCELL_INLINE const T& operator[](std::int64_t i) const {
+    if (i >= first_ && i < direct_end_) [[likely]]
+      return direct_base_[i];
     std::int64_t pos = pos_of(i);
-    if (mine(pos)) [[likely]]
-      return entry(pos);
+    if (mine(pos)) return entry(pos);
     return *reinterpret_cast<const T*>(carried(core_.get(), win_.at, may_lo_, may_hi_, i, pos));
   }
   // Entry i of this process, to read or write (plain code, e.g. setting a
@@ -223,8 +224,12 @@ class table {
                   "entry's owner as bytes");
     static_assert(std::is_invocable_v<const U&, T&>, "a table update is called as u(entry&)");
     static_assert(sizeof(U) <= 4096, "a table update is at most 4 KiB (it travels in batches of 32 KiB)");
+    if (i >= first_ && i < direct_updates_end_) [[likely]] {
+      u(direct_base_[i]);
+      return;
+    }
     std::int64_t pos = pos_of(i);
-    if (mine(pos)) [[likely]] {
+    if (mine(pos)) {
       core_->template update_one<T>(pos, u);
       return;
     }
@@ -302,6 +307,10 @@ class table {
     owned_ = core_->owned_n;
     n_ = core_->shape.n;
     permuted_ = core_->shape.permuted();
+    direct_end_ = first_ + (permuted_ ? 0 : owned_);
+    direct_updates_end_ = core_->guarded ? first_ : direct_end_;
+    direct_base_ = reinterpret_cast<T*>(reinterpret_cast<std::uintptr_t>(data_) -
+                                        static_cast<std::uintptr_t>(first_) * sizeof(T));
   }
   // Entry i at position pos, not this process's: from the window, fetched
   // now if the piece may read it.
@@ -343,6 +352,9 @@ class table {
         owned_(o.owned_),
         n_(o.n_),
         permuted_(o.permuted_),
+        direct_end_(o.direct_end_),
+        direct_updates_end_(o.direct_updates_end_),
+        direct_base_(o.direct_base_),
         may_lo_(o.may_lo_),
         may_hi_(o.may_hi_) {
     win_.at = o.win_.at;
@@ -366,6 +378,18 @@ class table {
   T* data_ = nullptr;
   std::int64_t first_ = 0, owned_ = 0, n_ = 0;
   bool permuted_ = false;
+  // The fast path of a read and an update: entry i is direct_base_[i]
+  // (data_ - first_) when first_ <= i < direct_end_ (direct_updates_end_):
+  // i is then this process's (its entries are positions [first_, first_ +
+  // owned_) of [0, n)), and its position is i (direct_end_ is first_ when
+  // positions are permuted, and in the checking mode, where owned_ is 0);
+  // an update takes no lock (direct_updates_end_ is first_ when several
+  // workers update under locks). Anything else takes the whole path. Two
+  // comparisons against constants a loop keeps in registers or reads from
+  // its frame, and no second induction variable (as `i - first_ < owned_`
+  // made: with it, GCC kept KQKR's loop counter in memory).
+  std::int64_t direct_end_ = 0, direct_updates_end_ = 0;
+  T* direct_base_ = nullptr;
   // Entries of another process this copy of the handle reads (a piece's).
   // Where they are: this handle's own, or (a borrowed copy) the handle's
   // it borrows.

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "tascell/chain.hpp"
+#include "tascell/dowork/block_value.hpp"
 #include "tascell/detail/entry.hpp"
 #include "tascell/dowork/clause_set.hpp"
 #include "tascell/dowork/site.hpp"
@@ -70,9 +71,14 @@ struct loop_block {
 // compiler inlines it as it does there (with a copy per source, KQKR's move
 // generators stayed out of line and its table loops took 1.5 times the
 // plain-array solver's time).
+//
+// A small reduction or out variable is the block's own copy (block_value.hpp).
 template <class Body, class... P>
 [[gnu::noinline]] void run_block_with(Body& body, iterations its, P&&... p) {
-  body(its, std::forward<P>(p)...);
+  auto call = [&](auto&&... held) TASCELL_LAMBDA_INLINE {
+    body(its, block_param(std::forward<decltype(held)>(held))...);
+  };
+  call(block_held(std::forward<P>(p))...);
 }
 template <class CS, class Body, class S>
 TASCELL_INLINE void run_block(Body& body, S& s, iterations its) {
