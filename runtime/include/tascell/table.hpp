@@ -169,9 +169,7 @@ class table {
   TASCELL_INLINE const T& operator[](std::int64_t i) const {
     if (i >= first_ && i < direct_end_) [[likely]]
       return direct_base_[i];
-    std::int64_t pos = pos_of(i);
-    if (mine(pos)) return entry(pos);
-    return *reinterpret_cast<const T*>(carried(core_.get(), win_.at, may_lo_, may_hi_, i, pos));
+    return *reinterpret_cast<const T*>(read_slow(core_.get(), win_.at, may_lo_, may_hi_, i));
   }
   // Entry i of this process, to read or write (plain code, e.g. setting a
   // table up: `for (long i : t.local_indices()) t[i] = ...`). Inside
@@ -228,12 +226,7 @@ class table {
       u(direct_base_[i]);
       return;
     }
-    std::int64_t pos = pos_of(i);
-    if (mine(pos)) {
-      core_->template update_one<T>(pos, u);
-      return;
-    }
-    apply_elsewhere(core_.get(), i, pos, u);
+    apply_slow(core_.get(), i, u);
   }
 
   // Collective, between root calls: every process writes its entries into
@@ -312,10 +305,34 @@ class table {
     direct_base_ = reinterpret_cast<T*>(reinterpret_cast<std::uintptr_t>(data_) -
                                         static_cast<std::uintptr_t>(first_) * sizeof(T));
   }
+  // The whole path of a read and an update, out of the caller's code (the
+  // fast path is all that is inlined where a loop reads and updates, so that
+  // the code around it, such as a move generator's callback, stays small
+  // enough to be inlined in turn). Static, given the parts they need, so
+  // that a handle's address is not taken by the slow path: borrowed().
+  [[gnu::noinline]] static const char* read_slow(detail::table_core* core,
+                                                 std::shared_ptr<const detail::table_window>* win,
+                                                 std::int64_t may_lo, std::int64_t may_hi, std::int64_t i) {
+    std::int64_t pos = position_in(*core, i);
+    if (core->owns(pos)) return core->local(pos);
+    return carried(core, win, may_lo, may_hi, i, pos);
+  }
+  template <class U>
+  [[gnu::noinline]] static void apply_slow(detail::table_core* core, std::int64_t i, const U& u) {
+    std::int64_t pos = position_in(*core, i);
+    if (core->owns(pos)) {
+      core->template update_one<T>(pos, u);
+      return;
+    }
+    apply_elsewhere(core, i, pos, u);
+  }
+  static std::int64_t position_in(detail::table_core& core, std::int64_t i) {
+    if (static_cast<std::uint64_t>(i) >= static_cast<std::uint64_t>(core.shape.n)) [[unlikely]]
+      detail::table_out_of_range(core, i);
+    return core.shape.permuted() ? core.shape.to_pos(i) : i;
+  }
   // Entry i at position pos, not this process's: from the window, fetched
   // now if the piece may read it.
-  // (Static, given the parts it needs, so that a handle's address is not
-  // taken by the slow path of every read: borrowed().)
   static const char* carried(detail::table_core* core, std::shared_ptr<const detail::table_window>* win,
                              std::int64_t may_lo, std::int64_t may_hi, std::int64_t i, std::int64_t pos) {
     if (core->checking()) {
