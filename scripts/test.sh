@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run calls exactly this):
-# installs what is missing, builds with -Werror, runs every test, then builds
-# and runs the runtime tests, the MPI tests and the lang-examples programs
-# (translated by the release build's tascellc) under AddressSanitizer and
-# ThreadSanitizer.
+# installs what is missing, builds with -Werror, runs every test, and builds
+# (while the release tests run) and runs the runtime tests, the MPI tests and
+# the lang-examples programs (translated by the release build's tascellc)
+# under AddressSanitizer and ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -59,24 +59,51 @@ phase() {
   if [ -n "$phase_name" ]; then echo "== $phase_name"; fi
 }
 
+# sanitizer_build SAN: configures and builds build/SAN under -fsanitize=SAN:
+# the runtime tests, the MPI tests and the lang-examples programs (not the
+# translator again, Clang-based and long to build: the release build's
+# translates them; what it writes does not depend on the build's flags).
+# -O1 -g1 (line tables, enough for the reports): a file compiles in about
+# 60 % of the time it takes at -O2 -g.
+sanitizer_build() {
+  local san=$1
+  cmake -S . -B "build/$san" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+    -DTASCELL_SANITIZE="$san" \
+    -DTASCELL_BUILD_BENCH=OFF -DTASCELL_BUILD_COMPILER=OFF \
+    -DTASCELL_TRANSLATOR="$PWD/build/release/compiler/translator/tascellc" -DTASCELL_WERROR=ON >/dev/null || return 1
+  cmake --build "build/$san" -j"$jobs" --target runtime_tests mpi_programs table_programs table_files table_misuse \
+    table_misuse_debug tascell-table protocol_hunt lang_examples idioms
+}
+
 phase "release build (-Werror)"
 cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=Release -DTASCELL_WERROR=ON >/dev/null
 cmake --build build/release -j"$jobs"
 phase "release tests"
-run_tree build/release
+run_ctest build/release -L compile -j"$jobs"
+# The tests run one at a time leave about a third of the CPU idle (they
+# wait, sleep and poll): the two sanitizer builds use it meanwhile, in the
+# idle scheduling class (SCHED_IDLE: they run only when no test wants the
+# CPU), and go on at full speed once the tests are done.
+builds_log=build/sanitizer-builds.log
+(
+  chrt --idle -p 0 "$BASHPID" >/dev/null 2>&1 || renice -n 19 -p "$BASHPID" >/dev/null 2>&1 || true
+  for san in address thread; do
+    start=$SECONDS
+    sanitizer_build "$san" || exit 1
+    echo "== build under -fsanitize=$san done after $((SECONDS - start)) s"
+  done
+) >"$builds_log" 2>&1 &
+builds=$!
+run_ctest build/release -LE compile -j1
+phase "the rest of the sanitizer builds"
+if ! wait "$builds"; then
+  cat "$builds_log"
+  echo "test.sh: the sanitizer builds failed (above; $builds_log)" >&2
+  exit 1
+fi
+grep "^== build under" "$builds_log"
 
-# Not the translator again (Clang-based, long to build): the release build's.
-translator="$PWD/build/release/compiler/translator/tascellc"
 for san in address thread; do
-  phase "build of the runtime tests, MPI tests and lang-examples under -fsanitize=$san"
-  # -O1 -g1 (line tables, enough for the reports): a file compiles in about
-  # 60 % of the time it takes at -O2 -g, and the two sanitizer builds are a
-  # fifth of the run.
-  cmake -S . -B "build/$san" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
-    -DTASCELL_SANITIZE=$san \
-    -DTASCELL_BUILD_BENCH=OFF -DTASCELL_BUILD_COMPILER=OFF -DTASCELL_TRANSLATOR="$translator" \
-    -DTASCELL_WERROR=ON >/dev/null
-  cmake --build "build/$san" -j"$jobs" --target runtime_tests mpi_programs table_programs table_files table_misuse table_misuse_debug tascell-table protocol_hunt lang_examples idioms
   phase "tests under -fsanitize=$san"
   run_tree "build/$san"
 done

@@ -7,14 +7,16 @@
     build that made KQK itself
   - resume: a KQKR build that saves a checkpoint every 5 iterations is
     killed (SIGKILL of one rank) at several points: right after a
-    checkpoint, a moment after one, during the setup, at fixed times (some
-    during a save); run again, it resumes from the last complete
+    checkpoint, a moment after one, during the setup, at a fixed time;
+    run again, it resumes from the last complete
     checkpoint and its final files are byte-identical to an uninterrupted
     build's
   - a damaged checkpoint (a byte of its newest table changed) is named and
     passed over: the build resumes from the one before, same files
 
-usage: check_retro_resume.py MPIEXEC TASCELLXX LANG_EXAMPLES_DIR
+usage: check_retro_resume.py MPIEXEC TASCELLXX LANG_EXAMPLES_DIR [--binary RETRO]
+(--binary: retro as the build made it, tests/examples; else built here
+by tascell++ -O2)
 """
 import filecmp
 import os
@@ -113,9 +115,11 @@ def same_tables(dir_a, dir_b, name):
 
 def main():
     mpiexec, tascellxx, examples = sys.argv[1:4]
+    built = sys.argv[sys.argv.index("--binary") + 1] if "--binary" in sys.argv else None
     with tempfile.TemporaryDirectory(prefix="tascell-retro-resume-") as tmp:
-        binary = os.path.join(tmp, "retro")
-        subprocess.run([tascellxx, "-O2", os.path.join(examples, "retro.tcpp"), "-o", binary], check=True)
+        binary = built or os.path.join(tmp, "retro")
+        if not built:
+            subprocess.run([tascellxx, "-O2", os.path.join(examples, "retro.tcpp"), "-o", binary], check=True)
         mpi = [mpiexec, "--oversubscribe", "--bind-to", "none", "-np", "2", binary, "--no-check"]
 
         # --- chaining ---
@@ -136,8 +140,7 @@ def main():
         at_time = lambda s: (lambda line, t: s)
         in_setup = lambda line, t: 0.05 if t < 0 else (line is not None and "KQK read from" in line)
         points = [("right after checkpoint 9", after(9), 1), ("0.3 s after checkpoint 19", after(19, 0.3), 0),
-                  ("during the setup", in_setup, 1), ("at 1.5 s", at_time(1.5), 0), ("at 2.5 s", at_time(2.5), 1),
-                  ("at 3.5 s", at_time(3.5), 0)]
+                  ("during the setup", in_setup, 1), ("at 2.5 s", at_time(2.5), 0)]
         for n, (what, trigger, rank) in enumerate(points):
             d = os.path.join(tmp, "k%d" % n)
             os.makedirs(d)

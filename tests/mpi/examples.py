@@ -9,7 +9,10 @@ TASCELL_WAIT=suspend: a request that only a rebuilt lazy frame can serve is
 held while other workers and the message thread claim, withdraw and steal
 back; lazy frames must have unwound for requests in each of those runs.
 
-usage: examples.py MPIEXEC TASCELLXX EXAMPLES_DIR [PROGRAMS_DIR]
+usage: examples.py MPIEXEC TASCELLXX EXAMPLES_DIR [PROGRAMS_DIR] [--built DIR]
+--built DIR: the lang-examples as the build made them (DIR/example-NAME,
+tests/examples), instead of building each here again; the programs of
+PROGRAMS_DIR are still built here, by tascell++ -O2.
 """
 import os
 import re
@@ -37,18 +40,26 @@ LAZY_LAYOUTS = LAYOUTS + [("2", "2", None), ("3", "2", None), ("2", "2", "suspen
 
 
 def main():
-    mpiexec, tascellxx, examples = sys.argv[1:4]
+    argv = sys.argv[1:]
+    built = None
+    if "--built" in argv:
+        at = argv.index("--built")
+        built = argv[at + 1]
+        del argv[at:at + 2]
+    mpiexec, tascellxx, examples = argv[:3]
     known = answers.load()
     cases = [(os.path.join(examples, name + ".tcpp"), name) + known[name] + (LAYOUTS,) for name in EXAMPLES]
-    if len(sys.argv) > 4:
-        cases += [(os.path.join(sys.argv[4], name + ".tcpp"), name, args, expected, LAZY_LAYOUTS)
+    if len(argv) > 3:
+        cases += [(os.path.join(argv[3], name + ".tcpp"), name, args, expected, LAZY_LAYOUTS)
                   for name, args, expected in PROGRAM_CASES]
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     moved_total = 0
     with tempfile.TemporaryDirectory() as tmp:
         for source, name, args, expected, layouts in cases:
-            exe = os.path.join(tmp, name)
-            subprocess.run([tascellxx, "-O2", source, "-o", exe], check=True, env=env)
+            exe = os.path.join(built, "example-" + name) if built and name in EXAMPLES else None
+            if not exe or not os.path.exists(exe):
+                exe = os.path.join(tmp, name)
+                subprocess.run([tascellxx, "-O2", source, "-o", exe], check=True, env=env)
             for np_, workers, wait in layouts:
                 cmd = [mpiexec, "--oversubscribe", "-np", np_, "-x", "TASCELL_WORKERS=" + workers, "-x",
                        "TASCELL_STATS=1"] + (["-x", "TASCELL_WAIT=" + wait] if wait else []) + [exe] + args
