@@ -56,8 +56,11 @@ def main():
     moved_total = 0
     with tempfile.TemporaryDirectory() as tmp:
         for source, name, args, expected, layouts in cases:
-            exe = os.path.join(built, "example-" + name) if built and name in EXAMPLES else None
-            if not exe or not os.path.exists(exe):
+            if built and name in EXAMPLES:
+                exe = os.path.join(built, "example-" + name)
+                if not os.path.exists(exe):
+                    raise SystemExit("FAILED: --built %s has no example-%s" % (built, name))
+            else:
                 exe = os.path.join(tmp, name)
                 subprocess.run([tascellxx, "-O2", source, "-o", exe], check=True, env=env)
             for np_, workers, wait in layouts:

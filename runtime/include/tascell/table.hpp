@@ -313,23 +313,18 @@ class table {
   [[gnu::noinline]] static const char* read_slow(detail::table_core* core,
                                                  std::shared_ptr<const detail::table_window>* win,
                                                  std::int64_t may_lo, std::int64_t may_hi, std::int64_t i) {
-    std::int64_t pos = position_in(*core, i);
+    std::int64_t pos = position_in(*core, core->shape.n, core->shape.permuted(), i);
     if (core->owns(pos)) return core->local(pos);
     return carried(core, win, may_lo, may_hi, i, pos);
   }
   template <class U>
   [[gnu::noinline]] static void apply_slow(detail::table_core* core, std::int64_t i, const U& u) {
-    std::int64_t pos = position_in(*core, i);
+    std::int64_t pos = position_in(*core, core->shape.n, core->shape.permuted(), i);
     if (core->owns(pos)) {
       core->template update_one<T>(pos, u);
       return;
     }
     apply_elsewhere(core, i, pos, u);
-  }
-  static std::int64_t position_in(detail::table_core& core, std::int64_t i) {
-    if (static_cast<std::uint64_t>(i) >= static_cast<std::uint64_t>(core.shape.n)) [[unlikely]]
-      detail::table_out_of_range(core, i);
-    return core.shape.permuted() ? core.shape.to_pos(i) : i;
   }
   // Entry i at position pos, not this process's: from the window, fetched
   // now if the piece may read it.
@@ -384,10 +379,14 @@ class table {
     return true;
 #endif
   }
-  TASCELL_INLINE std::int64_t pos_of(std::int64_t i) const {
-    if (static_cast<std::uint64_t>(i) >= static_cast<std::uint64_t>(n_)) [[unlikely]]
-      detail::table_out_of_range(*core_, i);
-    return permuted_ ? core_->shape.to_pos(i) : i;
+  TASCELL_INLINE std::int64_t pos_of(std::int64_t i) const { return position_in(*core_, n_, permuted_, i); }
+  // Entry i's position, i checked against the table's size n (given by the
+  // caller: a handle's copy, or the core's own).
+  TASCELL_INLINE static std::int64_t position_in(detail::table_core& core, std::int64_t n, bool permuted,
+                                                 std::int64_t i) {
+    if (static_cast<std::uint64_t>(i) >= static_cast<std::uint64_t>(n)) [[unlikely]]
+      detail::table_out_of_range(core, i);
+    return permuted ? core.shape.to_pos(i) : i;
   }
   std::shared_ptr<detail::table_core> core_;
   // The table's constants, copied from core_ (they never change): read

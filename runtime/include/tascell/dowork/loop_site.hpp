@@ -13,8 +13,8 @@
 #include <utility>
 
 #include "tascell/chain.hpp"
-#include "tascell/dowork/block_value.hpp"
 #include "tascell/detail/entry.hpp"
+#include "tascell/dowork/block_value.hpp"
 #include "tascell/dowork/clause_set.hpp"
 #include "tascell/dowork/site.hpp"
 #include "tascell/poll.hpp"
