@@ -11,6 +11,12 @@
 //               iterations are slow, so ranges of its block must go to the
 //               others: the sum, and (with several processes) that some did
 //   get         t.get(i) of every entry from rank 0, after the updates
+//   before      each process writes its own entries in plain C++ before
+//               the root call, rank r > 0 reaching it 40r ms after rank 0:
+//               the call's updates (from a plain loop, mostly run by rank 0
+//               while the others are late) land after those writes, and
+//               its loop over the indices (whose late blocks rank 0 runs
+//               itself, fetching their entries) reads them
 //   owner_first (not in "all": with 1 worker a process) a loop over the
 //               indices of slow iterations: rank 0's first iteration is one
 //               of its own entries, and every process runs iterations of its
@@ -201,6 +207,31 @@ void get_all() {
   }
 }
 
+void written_before() {
+  const std::int64_t n = 3000;
+  tascell::table<std::int64_t> t(n, tascell::spread::hashed, "before");
+  for (std::int64_t round = 1; round <= 2; ++round) {
+    // The program of rank r reaches its writes and root() later.
+    std::this_thread::sleep_for(std::chrono::milliseconds(40 * tascell::rank()));
+    for (std::int64_t i : t.local_indices()) t[i] = 1000 * round + i;
+    std::int64_t sum = counted_root([&](tascell::ctx c) {
+      tascell::dowork_for(c, tascell::range(0, n), tascell::in(t),
+                          [](std::int64_t i, const tascell::table<std::int64_t>& tt) { tt.apply(i, add{1}); });
+      std::int64_t s = 0;
+      tascell::dowork_for(c, t.indices(), tascell::in(t), tascell::reduce<tascell::op::plus>(s),
+                          [](std::int64_t i, const tascell::table<std::int64_t>& tt, std::int64_t& sum) { sum += tt[i]; });
+      return s;
+    });
+    std::int64_t want = 0, wrong = 0;
+    for (std::int64_t i = 0; i < n; ++i) want += 1000 * round + i + 1;
+    for (std::int64_t i : t.local_indices()) wrong += t[i] != 1000 * round + i + 1;
+    check(sum == want, "before: the sum the root call read of entries written before it", sum, want);
+    check(wrong == 0, "before: entries of this process whose update was lost", wrong, 0);
+    if (tascell::rank() == 0)
+      std::printf("before: round %lld: sum %s\n", static_cast<long long>(round), sum == want ? "right" : "WRONG");
+  }
+}
+
 std::atomic<std::int64_t> first_index{-1};
 std::atomic<std::int64_t> own_runs{0};
 int owner_first_repeats = 0, owner_first_own = 0;  // repeats; those with iterations of own entries here
@@ -348,7 +379,7 @@ int main(int argc, char** argv) {
     else progs.push_back(argv[a]);
   }
   if (progs.size() == 1 && progs[0] == "all")
-    progs = {"histogram", "join", "carry", "get", "random", "random", "batching"};
+    progs = {"histogram", "join", "carry", "get", "before", "random", "random", "batching"};
   if (progs.empty()) {
     std::fprintf(stderr, "usage: table_programs PROGRAM... [--repeat N] [--n N]\n");
     return 2;
@@ -359,6 +390,7 @@ int main(int argc, char** argv) {
       else if (p == "join") join_completes();
       else if (p == "carry") carry();
       else if (p == "get") get_all();
+      else if (p == "before") written_before();
       else if (p == "owner_first") owner_first();
       else if (p == "random") random_tables();
       else if (p == "batching") batching();

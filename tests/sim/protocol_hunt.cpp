@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   }
   auto start = std::chrono::steady_clock::now();
   std::uint64_t steps = 0, remote = 0, batches = 0, stops = 0, cancels = 0, taken = 0, mailed = 0, early = 0, early_improved = 0,
-                results = 0, results_here = 0, updates = 0, update_batches = 0, fences_deferred = 0,
+                results = 0, results_here = 0, updates = 0, update_batches = 0, fences_deferred = 0, held_for_call = 0,
                 locks_preempted = 0, table_seeds = 0, quiet_max = 0, board_writes = 0,
                 board_seeds = 0, gives_while_stopping = 0, remote_steal_backs = 0, stop_delivery_max = 0;
   for (std::uint64_t s = from; s < from + count; ++s) {
@@ -91,6 +91,7 @@ int main(int argc, char** argv) {
     updates += o.table_updates;
     update_batches += o.update_batches;
     fences_deferred += o.fences_deferred;
+    held_for_call += o.held_for_call;
     locks_preempted += o.locks_preempted;
     quiet_max = std::max(quiet_max, o.quiet_max);
     stop_delivery_max = std::max(stop_delivery_max, o.stop_delivery_max);
@@ -128,7 +129,8 @@ int main(int argc, char** argv) {
               "%llu of them stopped there, %llu steal-backs asked of another process, %llu pieces given while the giver was stopping others, %llu cancellations sent up (%llu cancelled a @dowork there), %llu "
               "incumbent improvements held for a root call not yet begun (%llu improved an incumbent then); "
               "%llu seeds with a table: %llu updates sent to other processes in %llu batches, %llu fences "
-              "answered after the updates before them waited, %llu local updates preempted holding their lock; %llu seeds with a board: %llu writes published; at most %llu steps with no piece or iteration moving, at most %llu for a stop to reach its piece in another process; %.1f s\n",
+              "answered after the updates before them waited, %llu table messages held until their root call began at "
+              "the receiver, %llu local updates preempted holding their lock; %llu seeds with a board: %llu writes published; at most %llu steps with no piece or iteration moving, at most %llu for a stop to reach its piece in another process; %.1f s\n",
               static_cast<unsigned long long>(count), static_cast<unsigned long long>(from),
               static_cast<unsigned long long>(from + count - 1), static_cast<unsigned long long>(steps),
               static_cast<unsigned long long>(batches), static_cast<unsigned long long>(remote),
@@ -140,7 +142,7 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(early), static_cast<unsigned long long>(early_improved),
               static_cast<unsigned long long>(table_seeds), static_cast<unsigned long long>(updates),
               static_cast<unsigned long long>(update_batches), static_cast<unsigned long long>(fences_deferred),
-              static_cast<unsigned long long>(locks_preempted), static_cast<unsigned long long>(board_seeds),
+              static_cast<unsigned long long>(held_for_call), static_cast<unsigned long long>(locks_preempted), static_cast<unsigned long long>(board_seeds),
               static_cast<unsigned long long>(board_writes), static_cast<unsigned long long>(quiet_max),
               static_cast<unsigned long long>(stop_delivery_max), secs);
   if (remote == 0) {
@@ -169,9 +171,11 @@ int main(int argc, char** argv) {
   }
   // The table protocol's waits: a fence behind updates that wait for a
   // sub-block's lock (several workers) or for the one worker to apply them.
-  if (count >= 2000 && (updates == 0 || fences_deferred == 0 || locks_preempted == 0)) {
+  // And a message of a root call the receiver has not begun, held.
+  if (count >= 2000 && (updates == 0 || fences_deferred == 0 || locks_preempted == 0 || held_for_call == 0)) {
     std::printf("FAILED: no table update was sent to another process, no fence waited for the updates before "
-                "it, or no local update was preempted holding its lock\n");
+                "it, no local update was preempted holding its lock, or no table message waited for its root "
+                "call to begin at the receiver\n");
     return 1;
   }
   if (count >= 2000 && stops == 0) {

@@ -1106,9 +1106,23 @@ outcome run(const config& c) {
         p->begun = false;
         begin_at.push_back(p->rank == 0 ? 0 : wd.roll(static_cast<std::uint64_t>(c.late_begin) + 1));
       }
+      // config::tables: each process's program writes its own entries
+      // before it calls root(), in plain C++; the call's updates add to
+      // what it wrote (an update applied before the write is lost).
+      auto written = [&](std::int64_t pos) { return (static_cast<std::uint64_t>(call) + 1) << 40 | static_cast<std::uint64_t>(pos); };
+      if (c.tables)
+        for (std::int64_t pos = 0; pos < c.table_entries; ++pos)
+          wd.expected_entries[static_cast<std::size_t>(pos)] = written(pos);
       auto begin_due = [&] {
         for (auto& p : wd.ps)
           if (!p->begun && wd.steps - call_start >= begin_at[static_cast<std::size_t>(p->rank)]) {
+            if (p->table) {
+              detail::table_core& t = *p->table;
+              for (std::int64_t pos = t.first; pos < t.first + t.local_n; ++pos) {
+                std::uint64_t v = written(pos);
+                std::memcpy(t.local(pos), &v, sizeof v);
+              }
+            }
             p->begun = true;
             p->best = 0;
             p->outcome.clear();
@@ -1242,6 +1256,7 @@ outcome run(const config& c) {
       out.table_updates += static_cast<std::uint64_t>(p->net->tables().sent().updates.load());
       out.update_batches += static_cast<std::uint64_t>(p->net->tables().sent().batches.load());
       out.fences_deferred += static_cast<std::uint64_t>(p->net->tables().arrivals().fences_deferred());
+      out.held_for_call += static_cast<std::uint64_t>(p->net->tables().arrivals().held_for_call());
       net::network::counts c = p->net->figures();
       out.mailed += static_cast<std::uint64_t>(c.pieces_mailed);
       out.results_mailed += static_cast<std::uint64_t>(c.results_mailed);

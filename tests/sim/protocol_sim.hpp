@@ -64,7 +64,10 @@ struct config {
   // when a join sees a piece done, every update issued in it has been
   // applied; a piece starts after every update its giver issued before
   // giving it; and at the end of each root call every process's entries
-  // are the sums of the updates issued for them.
+  // are what it wrote plus the sums of the updates issued for them. Each
+  // process writes its own entries (a value of the root call's) as its
+  // program calls root(), which may be after other processes' updates of
+  // the call reached it (late_begin): those must land after the write.
   bool tables = false;
   int table_entries = 61;
   bool hashed = false;     // the hashed spread (else block)
@@ -113,6 +116,7 @@ struct outcome {
   std::uint64_t table_updates = 0;     // updates sent to other processes (config::tables)
   std::uint64_t update_batches = 0;    // ... in this many batches
   std::uint64_t fences_deferred = 0;   // fences answered only once the updates before them were applied
+  std::uint64_t held_for_call = 0;     // table messages held until their root call began at the receiver
   std::uint64_t locks_preempted = 0;   // local updates preempted while holding their sub-block's lock
   std::uint64_t board_writes = 0;  // board writes published (config::boards)
   std::uint64_t quiet_max = 0;  // the longest span of steps in which no piece or iteration moved

@@ -46,10 +46,10 @@ enum class msg : std::uint8_t {
   board,           // root number, board id, key, stamp, value bytes
   stats,           // root number, figures (TASCELL_STATS, to rank 0)
   table_made,      // table id, description (table_protocol.hpp)
-  updates,         // a batch of table updates
-  fence,           // token: answer once everything before it is applied
+  updates,         // root calls begun, a batch of table updates
+  fence,           // root calls begun, token: answer once everything before it is applied
   fence_ack,       // token
-  table_read,      // token, table id, first and end position
+  table_read,      // root calls begun, token, table id, first and end position
   table_entries,   // token, the entries' bytes
   block_waits,     // (no fields) the receiver's block of a table loop waits at the sender
   last = block_waits

@@ -90,7 +90,8 @@ void table_arrivals::receive_batch(int from, std::string_view batch) {
   table_inbox::inbound in;
   in.from = from;
   in.batch.assign(batch);
-  // No root call here: nobody else writes.
+  // Outside a root call (after the program's writes before the one this
+  // message is of: it has begun here): no worker writes.
   if (inbox_.hand_or_apply(std::move(in), [&] { count_applied(apply_batch(from, batch)); })) loop_.call_worker();
 }
 
@@ -115,18 +116,44 @@ bool table_arrivals::apply_staged() {
   return applied > 0;
 }
 
-void table_arrivals::on_updates(int from, reader& r) {
-  std::string_view b = r.bytes("a batch of table updates");
+bool table_arrivals::hold_if_due(int from, held_item& it) {
   auto& q = held_[from];
-  if (int us = update_delay_us.load(std::memory_order_relaxed); us > 0) {
-    // delay_updates_for_testing: applied no sooner than `us` from now.
-    q.push_back({std::string(b), 0, now_ns() + std::int64_t{us} * 1000});
-    ++held_count_;
-    return;
+  bool early = it.call > calls_begun();
+  if (q.empty() && !early && !it.not_before_ns) return false;
+  if (early) held_for_call_.fetch_add(1, std::memory_order_relaxed);
+  q.push_back(std::move(it));
+  ++held_count_;
+  update_soon();
+  return true;
+}
+
+void table_arrivals::update_soon() {
+  held_soon_ = false;
+  for (auto& [from, q] : held_)
+    if (!q.empty() && q.front().call <= calls_begun()) {
+      held_soon_ = true;  // due now, or after the test's delay
+      return;
+    }
+}
+
+void table_arrivals::receive(int from, held_item& it) {
+  switch (it.kind) {
+    case held_item::batch: receive_batch(from, it.updates); return;
+    case held_item::fence: receive_fence(from, it.token); return;
+    case held_item::read: receive_read(from, it.token, it.id, it.lo, it.hi); return;
   }
-  if (!q.empty()) {
-    q.push_back({std::string(b), 0, 0});
-    ++held_count_;
+}
+
+void table_arrivals::on_updates(int from, reader& r) {
+  held_item it;
+  it.kind = held_item::batch;
+  it.call = r.get<std::uint64_t>("a root call number");
+  std::string_view b = r.bytes("a batch of table updates");
+  if (int us = update_delay_us.load(std::memory_order_relaxed); us > 0)
+    it.not_before_ns = now_ns() + std::int64_t{us} * 1000;  // delay_updates_for_testing
+  if (it.not_before_ns || !held_[from].empty() || it.call > calls_begun()) {
+    it.updates.assign(b);
+    hold_if_due(from, it);
     return;
   }
   receive_batch(from, b);
@@ -135,19 +162,17 @@ void table_arrivals::on_updates(int from, reader& r) {
 bool table_arrivals::retry_held() {
   bool any = false;
   if (held_count_ > 0) {
+    std::int64_t now = now_ns();
     for (auto& [from, q] : held_) {
       std::size_t k = 0;
-      for (; k < q.size(); ++k) {
-        if (q[k].not_before_ns && now_ns() < q[k].not_before_ns) break;
-        if (q[k].fence) receive_fence(from, q[k].fence);
-        else receive_batch(from, q[k].updates);
-      }
+      for (; k < q.size() && may_go(q[k], now); ++k) receive(from, q[k]);
       if (k > 0) {
         q.erase(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(k));
         held_count_ -= k;
         any = true;
       }
     }
+    update_soon();
   }
   any |= apply_staged();
   if (!pending_reads_.empty()) any |= answer_reads();
@@ -156,14 +181,11 @@ bool table_arrivals::retry_held() {
 }
 
 void table_arrivals::on_fence(int from, reader& r) {
-  auto token = r.get<std::uint64_t>("a fence token");
-  auto& q = held_[from];
-  if (!q.empty()) {  // after the updates that wait
-    q.push_back({{}, token, 0});
-    ++held_count_;
-    return;
-  }
-  receive_fence(from, token);
+  held_item it;
+  it.kind = held_item::fence;
+  it.call = r.get<std::uint64_t>("a root call number");
+  it.token = r.get<std::uint64_t>("a fence token");
+  if (!hold_if_due(from, it)) receive_fence(from, it.token);
 }
 
 void table_arrivals::fence_after_staged(int from, std::uint64_t token) {
@@ -182,10 +204,17 @@ void table_arrivals::ack_fence(int from, std::uint64_t token) {
 }
 
 void table_arrivals::on_read(int from, reader& r) {
-  auto token = r.get<std::uint64_t>("a read token");
-  auto id = r.get<std::uint32_t>("a table id");
-  auto lo = r.get<std::int64_t>("a position");
-  auto hi = r.get<std::int64_t>("a position");
+  held_item it;
+  it.kind = held_item::read;
+  it.call = r.get<std::uint64_t>("a root call number");
+  it.token = r.get<std::uint64_t>("a read token");
+  it.id = r.get<std::uint32_t>("a table id");
+  it.lo = r.get<std::int64_t>("a position");
+  it.hi = r.get<std::int64_t>("a position");
+  if (!hold_if_due(from, it)) receive_read(from, it.token, it.id, it.lo, it.hi);
+}
+
+void table_arrivals::receive_read(int from, std::uint64_t token, std::uint32_t id, std::int64_t lo, std::int64_t hi) {
   std::shared_ptr<table_core> t = find(id);
   if (!t) table_message_failed(loop_, from, "a read of table #" + std::to_string(id) + ", which this process does not have");
   if (lo > hi || !t->owns(lo) || (hi > lo && !t->owns(hi - 1)))
@@ -197,7 +226,8 @@ void table_arrivals::on_read(int from, reader& r) {
     in.token = token;
     in.lo = lo;
     in.hi = hi;
-    // No root call here: nobody else writes.
+    // Outside a root call (after the program's writes before the one this
+    // message is of: it has begun here): no worker writes.
     if (inbox_.hand_or_apply(std::move(in), [&] { send_entries(from, token, copy_entries(*t, lo, hi)); }))
       loop_.call_worker();
     return;

@@ -10,6 +10,7 @@
 namespace tascell::detail::net {
 
 void table_protocol::push(item it) {
+  it.call = arrivals_.calls_begun();
   {
     std::lock_guard<std::mutex> g(m_);
     queue_.push_back(std::move(it));
@@ -112,6 +113,7 @@ bool table_protocol::take_handed() {
     switch (it.kind) {
       case item::batch: {
         writer w(out_.begin(it.to, msg::updates));
+        w.put(it.call);
         w.bytes(it.bytes);
         sent_.updates.fetch_add(it.updates, std::memory_order_relaxed);
         sent_.batches.fetch_add(1, std::memory_order_relaxed);
@@ -128,6 +130,7 @@ bool table_protocol::take_handed() {
         fences_[token] = {static_cast<int>(it.dests.size()), done};
         for (int to : it.dests) {
           writer w(out_.begin(to, msg::fence));
+          w.put(it.call);
           w.put(token);
           sent_.fences.fetch_add(1, std::memory_order_relaxed);
         }
@@ -149,6 +152,7 @@ bool table_protocol::take_handed() {
         break;
       case item::read: {
         writer w(out_.begin(it.to, msg::table_read));
+        w.put(it.call);
         w.put(it.token);
         w.put(it.id);
         w.put(it.lo);
@@ -173,6 +177,9 @@ void table_protocol::on_made(int from, reader& r) {
 void table_protocol::worker_in(bool in) {
   if (in) {
     inbox_.enter();
+    // What arrived for this call waits no longer (table_arrivals.hpp).
+    arrivals_.begin_call();
+    loop_.wake();
     return;
   }
   while (!inbox_.try_leave()) serve_inbound();

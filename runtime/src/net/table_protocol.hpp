@@ -9,13 +9,18 @@
 //                                 matched its own. Also each step of a
 //                                 collective save or load of table files
 //                                 (exchange()).
-//   UPDATES(bytes)                a batch of one worker's updates for the
+// Every UPDATES, FENCE and READ begins with the number of root calls its
+// sender had begun (CALL): the receiver holds one whose call it has not
+// begun yet until it has (table_arrivals.hpp), so that what the program
+// wrote before calling root() is there before the call's updates and reads.
+//
+//   UPDATES(call, bytes)          a batch of one worker's updates for the
 //                                 receiver's entries: runs of (table id,
 //                                 count, update type, update size) and
 //                                 count records (position, update). Applied
 //                                 by the receiver's message thread, in
 //                                 order of arrival.
-//   FENCE(token) / FENCE_ACK(token)   after a worker's last batch for a
+//   FENCE(call, token) / FENCE_ACK(token)   after a worker's last batch for a
 //                                 process; the receiver answers once it has
 //                                 applied everything the sender sent before
 //                                 (messages between two processes arrive in
@@ -24,7 +29,7 @@
 //                                 per process it sent updates to, and the
 //                                 fence usually shares its MPI message with
 //                                 the last batch.
-//   READ(token, id, lo, hi) / ENTRIES(token, bytes)   the entries at
+//   READ(call, token, id, lo, hi) / ENTRIES(token, bytes)   the entries at
 //                                 positions [lo, hi) of the receiver's part.
 //
 // This class is the senders' and waiters' side, and owns the rest: what
@@ -103,8 +108,10 @@ class table_protocol {
 
   // --- one worker in each process (table_inbox.hpp) ---
   void set_worker_applies(bool on) { inbox_.set_on(on); }
-  // The worker enters a root call (true) or leaves it (false: what was
-  // handed to it is applied first).
+  // The thread that makes root calls: this process's workers enter a root
+  // call (true: the program's writes before it are done, and what other
+  // processes sent of this call is applied, answered from now on), or
+  // leave it (false: what was handed to the one worker is applied first).
   void worker_in(bool in);
   // The worker: applies the batches and answers the reads handed to it.
   bool inbound_ready() const { return inbox_.ready(); }
@@ -135,6 +142,7 @@ class table_protocol {
     std::vector<int> dests;
     std::uint32_t id = 0;
     std::int64_t lo = 0, hi = 0;
+    std::uint64_t call = 0;  // the root calls this process had begun when it was handed
   };
   void push(item it);
 
