@@ -192,10 +192,12 @@ def main():
 
     if args.no_delay:
         return
-    # 6. a slower network (with 5 ms a round trip takes 10 ms, about as long
-    # as fib's root call: up to three runs until some root call got a piece)
+    # 6. a slower network (with 5 ms a round trip takes 10 ms: fib(27) works
+    # 8 ms on one worker and may end before a piece arrives, so the run
+    # goes on to fib(30), 35 ms, whatever --repeat says; up to three runs
+    # until some root call got a piece)
     for _ in range(3):
-        _, out = stats(n, "TASCELL_NET_DELAY_US=5000")
+        _, out = stats(n, "TASCELL_NET_DELAY_US=5000", repeat=4)
         calls = [(r, float(t), int(p)) for r, t, p in CALLS.findall(out)]
         got = [c for c in calls if c[2] > 0]
         if got:

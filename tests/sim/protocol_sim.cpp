@@ -1256,7 +1256,7 @@ outcome run(const config& c) {
       out.table_updates += static_cast<std::uint64_t>(p->net->tables().sent().updates.load());
       out.update_batches += static_cast<std::uint64_t>(p->net->tables().sent().batches.load());
       out.fences_deferred += static_cast<std::uint64_t>(p->net->tables().arrivals().fences_deferred());
-      out.held_for_call += static_cast<std::uint64_t>(p->net->tables().arrivals().held_for_call());
+      out.held_for_call += static_cast<std::uint64_t>(p->net->tables().arrivals().held().held_for_call());
       net::network::counts c = p->net->figures();
       out.mailed += static_cast<std::uint64_t>(c.pieces_mailed);
       out.results_mailed += static_cast<std::uint64_t>(c.results_mailed);

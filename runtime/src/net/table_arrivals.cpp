@@ -116,64 +116,26 @@ bool table_arrivals::apply_staged() {
   return applied > 0;
 }
 
-bool table_arrivals::hold_if_due(int from, held_item& it) {
-  auto& q = held_[from];
-  bool early = it.call > calls_begun();
-  if (q.empty() && !early && !it.not_before_ns) return false;
-  if (early) held_for_call_.fetch_add(1, std::memory_order_relaxed);
-  q.push_back(std::move(it));
-  ++held_count_;
-  update_soon();
-  return true;
-}
-
-void table_arrivals::update_soon() {
-  held_soon_ = false;
-  for (auto& [from, q] : held_)
-    if (!q.empty() && q.front().call <= calls_begun()) {
-      held_soon_ = true;  // due now, or after the test's delay
-      return;
-    }
-}
-
-void table_arrivals::receive(int from, held_item& it) {
-  switch (it.kind) {
-    case held_item::batch: receive_batch(from, it.updates); return;
-    case held_item::fence: receive_fence(from, it.token); return;
-    case held_item::read: receive_read(from, it.token, it.id, it.lo, it.hi); return;
+void table_arrivals::receive(int from, held_arrivals::message& m) {
+  switch (m.kind) {
+    case held_arrivals::message::batch: receive_batch(from, m.updates); return;
+    case held_arrivals::message::fence: receive_fence(from, m.token); return;
+    case held_arrivals::message::read: receive_read(from, m.token, m.id, m.lo, m.hi); return;
   }
 }
 
 void table_arrivals::on_updates(int from, reader& r) {
-  held_item it;
-  it.kind = held_item::batch;
-  it.call = r.get<std::uint64_t>("a root call number");
+  held_arrivals::message m;
+  m.kind = held_arrivals::message::batch;
+  m.call = r.get<std::uint64_t>("a root call number");
   std::string_view b = r.bytes("a batch of table updates");
   if (int us = update_delay_us.load(std::memory_order_relaxed); us > 0)
-    it.not_before_ns = now_ns() + std::int64_t{us} * 1000;  // delay_updates_for_testing
-  if (it.not_before_ns || !held_[from].empty() || it.call > calls_begun()) {
-    it.updates.assign(b);
-    hold_if_due(from, it);
-    return;
-  }
-  receive_batch(from, b);
+    m.not_before_ns = now_ns() + std::int64_t{us} * 1000;  // delay_updates_for_testing
+  if (!held_.hold(from, m, b)) receive_batch(from, b);
 }
 
 bool table_arrivals::retry_held() {
-  bool any = false;
-  if (held_count_ > 0) {
-    std::int64_t now = now_ns();
-    for (auto& [from, q] : held_) {
-      std::size_t k = 0;
-      for (; k < q.size() && may_go(q[k], now); ++k) receive(from, q[k]);
-      if (k > 0) {
-        q.erase(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(k));
-        held_count_ -= k;
-        any = true;
-      }
-    }
-    update_soon();
-  }
+  bool any = held_.release(now_ns(), [&](int from, held_arrivals::message& m) { receive(from, m); });
   any |= apply_staged();
   if (!pending_reads_.empty()) any |= answer_reads();
   any |= inbox_.ack_applied([&](int from, std::uint64_t token) { ack_fence(from, token); });
@@ -181,11 +143,11 @@ bool table_arrivals::retry_held() {
 }
 
 void table_arrivals::on_fence(int from, reader& r) {
-  held_item it;
-  it.kind = held_item::fence;
-  it.call = r.get<std::uint64_t>("a root call number");
-  it.token = r.get<std::uint64_t>("a fence token");
-  if (!hold_if_due(from, it)) receive_fence(from, it.token);
+  held_arrivals::message m;
+  m.kind = held_arrivals::message::fence;
+  m.call = r.get<std::uint64_t>("a root call number");
+  m.token = r.get<std::uint64_t>("a fence token");
+  if (!held_.hold(from, m)) receive_fence(from, m.token);
 }
 
 void table_arrivals::fence_after_staged(int from, std::uint64_t token) {
@@ -204,14 +166,14 @@ void table_arrivals::ack_fence(int from, std::uint64_t token) {
 }
 
 void table_arrivals::on_read(int from, reader& r) {
-  held_item it;
-  it.kind = held_item::read;
-  it.call = r.get<std::uint64_t>("a root call number");
-  it.token = r.get<std::uint64_t>("a read token");
-  it.id = r.get<std::uint32_t>("a table id");
-  it.lo = r.get<std::int64_t>("a position");
-  it.hi = r.get<std::int64_t>("a position");
-  if (!hold_if_due(from, it)) receive_read(from, it.token, it.id, it.lo, it.hi);
+  held_arrivals::message m;
+  m.kind = held_arrivals::message::read;
+  m.call = r.get<std::uint64_t>("a root call number");
+  m.token = r.get<std::uint64_t>("a read token");
+  m.id = r.get<std::uint32_t>("a table id");
+  m.lo = r.get<std::int64_t>("a position");
+  m.hi = r.get<std::int64_t>("a position");
+  if (!held_.hold(from, m)) receive_read(from, m.token, m.id, m.lo, m.hi);
 }
 
 void table_arrivals::receive_read(int from, std::uint64_t token, std::uint32_t id, std::int64_t lo, std::int64_t hi) {

@@ -6,17 +6,9 @@
 // and never waits for one: a batch is sorted by sub-block (sub_batches.hpp)
 // and what a worker's lock holds stays for the next turn, and so do the
 // fences after it and the reads of it. With one worker, table_inbox.hpp.
-//
-// Each message carries the number of root calls its sender had begun
-// (table_protocol.hpp). One of a root call this process has not begun yet
-// waits until it has: the program writes its own entries in plain C++
-// before it calls root(), and a read of the call must see those writes, an
-// update of the call must land after them (without this, an update that
-// arrived first was overwritten, and a read returned the entry as it was
-// before: seen as the 8-puzzle's first level finding nothing on 4 hosts).
-// A sender's messages may also be held for a test
-// (delay_updates_for_testing). What comes after a held message from its
-// sender waits behind it.
+// A message of a root call this process has not begun yet, or one held for
+// a test, waits first (held_arrivals.hpp), and what its sender sent after it
+// waits behind it.
 #pragma once
 
 #include <atomic>
@@ -30,6 +22,7 @@
 #include <vector>
 
 #include "frame.hpp"
+#include "held_arrivals.hpp"
 #include "outbox.hpp"
 #include "sub_batches.hpp"
 #include "table_inbox.hpp"
@@ -58,18 +51,11 @@ class table_arrivals {
   // root call, or for a test); true if anything.
   bool retry_held();
   // Updates or reads wait for sub-blocks' locks (or are held for a test):
-  // look again soon. (What waits for a root call to begin waits for
-  // begin_call(), which wakes the message thread.)
-  bool retrying() const { return held_soon_ || !staged_.empty() || !pending_reads_.empty(); }
-
-  // The thread that makes root calls: this process begins its next one
-  // (after the program's writes before it). Any thread: how many it has
-  // begun.
-  void begin_call() { calls_begun_.fetch_add(1, std::memory_order_release); }
-  std::uint64_t calls_begun() const { return calls_begun_.load(std::memory_order_acquire); }
-  // Messages that waited for this process to begin their root call (since
-  // the start).
-  std::int64_t held_for_call() const { return held_for_call_.load(std::memory_order_relaxed); }
+  // look again soon.
+  bool retrying() const { return held_.soon() || !staged_.empty() || !pending_reads_.empty(); }
+  // What waits for this process's root call (begin_call: table_protocol).
+  held_arrivals& held() { return held_; }
+  const held_arrivals& held() const { return held_; }
 
   // Applies a batch whose positions were checked, with plain stores
   // (nobody else writes): its updates. Counted by the caller
@@ -111,32 +97,8 @@ class table_arrivals {
   table_inbox& inbox_;
   const table_finder& find_;
 
-  // What a sender sent that waits (for its root call to begin here, or
-  // delay_updates_for_testing): its batches, fences and reads, in order.
-  struct held_item {
-    enum kind_t : std::uint8_t { batch, fence, read } kind = batch;
-    std::uint64_t call = 0;  // the sender's root calls begun
-    std::string updates;     // batch
-    std::uint64_t token = 0;  // fence, read
-    std::uint32_t id = 0;     // read: table id, positions [lo, hi)
-    std::int64_t lo = 0, hi = 0;
-    std::int64_t not_before_ns = 0;  // delay_updates_for_testing
-  };
-  // Holds `it` when its call has not begun here or its sender's queue is
-  // not empty; true if it did.
-  bool hold_if_due(int from, held_item& it);
-  void receive(int from, held_item& it);
-  // Whether a held message may go on now (held_soon_: some queue's first
-  // may go on by itself soon, without a root call beginning).
-  bool may_go(const held_item& it, std::int64_t now) const {
-    return it.call <= calls_begun() && !(it.not_before_ns && now < it.not_before_ns);
-  }
-  void update_soon();
-  std::map<int, std::vector<held_item>> held_;
-  std::size_t held_count_ = 0;
-  bool held_soon_ = false;
-  std::atomic<std::uint64_t> calls_begun_{0};
-  std::atomic<std::int64_t> held_for_call_{0};
+  void receive(int from, held_arrivals::message& m);
+  held_arrivals held_;
   // Updates from other processes sorted by sub-block, applied a sub-block
   // at a time without waiting for its lock (a worker holds it: next turn);
   // fences answered once nothing staged is left.

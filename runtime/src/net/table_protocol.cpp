@@ -10,7 +10,7 @@
 namespace tascell::detail::net {
 
 void table_protocol::push(item it) {
-  it.call = arrivals_.calls_begun();
+  it.call = arrivals_.held().calls_begun();
   {
     std::lock_guard<std::mutex> g(m_);
     queue_.push_back(std::move(it));
@@ -178,7 +178,7 @@ void table_protocol::worker_in(bool in) {
   if (in) {
     inbox_.enter();
     // What arrived for this call waits no longer (table_arrivals.hpp).
-    arrivals_.begin_call();
+    arrivals_.held().begin_call();
     loop_.wake();
     return;
   }
