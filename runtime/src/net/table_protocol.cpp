@@ -177,7 +177,7 @@ void table_protocol::on_made(int from, reader& r) {
 void table_protocol::worker_in(bool in) {
   if (in) {
     inbox_.enter();
-    // What arrived for this call waits no longer (table_arrivals.hpp).
+    // What arrived for this call waits no longer (held_arrivals.hpp).
     arrivals_.held().begin_call();
     loop_.wake();
     return;
