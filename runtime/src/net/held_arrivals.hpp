@@ -10,6 +10,11 @@
 // not before a time). What a sender sent after a held message waits behind
 // it, so each sender's messages keep their order (a fence after its
 // batches). The message thread's, except begin_call() and calls_begun().
+//
+// The count is the calling thread's (begin_call, before its workers start),
+// not root_protocol's number of the call, which the message thread raises
+// when it takes the call's begin event: a worker could hand a message over
+// before that, stamped with the call before.
 #pragma once
 
 #include <atomic>

@@ -11,7 +11,7 @@
 //                                 (exchange()).
 // Every UPDATES, FENCE and READ begins with the number of root calls its
 // sender had begun (CALL): the receiver holds one whose call it has not
-// begun yet until it has (table_arrivals.hpp), so that what the program
+// begun yet until it has (held_arrivals.hpp), so that what the program
 // wrote before calling root() is there before the call's updates and reads.
 //
 //   UPDATES(call, bytes)          a batch of one worker's updates for the
