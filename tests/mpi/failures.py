@@ -7,6 +7,8 @@ usage: failures.py MPIEXEC PROGRAM CASE
         garbage     process 1 sends process 0 bytes that are not a message
         truncated   process 1 sends process 0 a message cut short
         binaries    process 1 runs a different binary than process 0
+        unsendable  a piece bound for another process whose input cannot
+                    be serialized (on one process the program is right)
 """
 import os
 import shutil
@@ -96,6 +98,18 @@ def main():
             p, s = run(base + ["-np", "1", program, "fib", "--repeat", "1", ":",
                                "-np", "1", other, "fib", "--repeat", "1"])
             expect(p, s, "rank 1 runs a different binary than rank 0")
+    elif case == "unsendable":
+        one = subprocess.run([program, "unsendable", "--repeat", "3"], capture_output=True, text=True,
+                             env=dict(os.environ, TASCELL_WORKERS="2"), timeout=LIMIT)
+        if one.returncode != 0 or "all right" not in one.stdout:
+            raise SystemExit("FAILED: unsendable on one process\n" + one.stdout + one.stderr)
+        # Through the thief's mailbox (the default between processes of one
+        # machine) and by MPI.
+        for requests in ("shared", "mpi"):
+            p, s = run(base + ["-np", "2", "-x", "TASCELL_NODE_REQUESTS=" + requests, program, "unsendable",
+                               "--repeat", "400"])
+            expect(p, s, "tascell: rank 0: cannot send the inputs of a piece of dowork",
+                   "an unsendable input cannot travel")
     else:
         raise SystemExit("unknown case " + case)
 

@@ -82,15 +82,10 @@ void victim_mail::apply_result(int from, std::string_view bytes) {
 }
 
 bool victim_mail::take_results() {
-  bool any = false;
-  int from = -1;
-  c_.guarded(from, [&] {
-    any = c_.shared.take_results([&](int thief, std::string_view bytes) {
-      from = thief;
-      apply_result(thief, bytes);
-    });
-  });
-  return any;
+  // Each result guarded with its own sender: a malformed one names the
+  // process that put it into the ring.
+  return c_.shared.take_results(
+      [&](int thief, std::string_view bytes) { c_.guarded(thief, [&] { apply_result(thief, bytes); }); });
 }
 
 bool victim_mail::take_results_here() {
