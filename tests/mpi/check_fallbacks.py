@@ -32,7 +32,7 @@ def main():
     for procs, workers in LAYOUTS:
         what = "%d x %d" % (procs, workers)
         cmd = [mpiexec, "--oversubscribe", "-np", str(procs), "-x", "TASCELL_WORKERS=%d" % workers, "-x",
-               "TASCELL_STATS=1", program, "bulky", "--repeat", "10"]
+               "TASCELL_STATS=1", program, "bulky", "--repeat", "15"]
         # In a process group of its own, which a timeout ends: only what
         # this run started.
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
@@ -45,7 +45,7 @@ def main():
             failed.append("%s: no end within 300 s" % what)
             continue
         out = stdout + stderr
-        if p.returncode != 0 or "bulky: 10 runs" not in out or "all right" not in out:
+        if p.returncode != 0 or "bulky: 15 runs" not in out or "all right" not in out:
             failed.append("%s: exit %d, answers not all right\n%s" % (what, p.returncode, out[-3000:]))
             continue
         # Summed over the processes and root calls: every piece sent

@@ -217,17 +217,20 @@ histogram count_serial(int lo, int hi) {
 }
 
 // --- bulky: pieces and results of every size. A piece carries its part of
-// the data (8 bytes an element) and its result a sum per 16 elements, so the
-// paths between processes of one machine all carry some: a piece of 2,048
-// elements or more does not fit a thief's mailbox (16 KiB) and goes by MPI,
-// a smaller one through the mailbox; the result of a mailed piece of 512
-// elements or more does not fit an entry of the victim's ring (252 bytes)
-// and goes by MPI, a smaller one through the ring (shared_requests.hpp) ---
+// the data (8 bytes an element), so between processes of one machine a
+// piece of 2,048 elements or more does not fit a thief's mailbox (16 KiB)
+// and goes by MPI, a smaller one through the mailbox. Its result holds a
+// sum per 16 elements in the narrow runs (two of three): a mailed piece's
+// result then fits an entry of the victim's ring (252 bytes) unless the
+// piece has 512 elements or more; and 40 values per 16 elements in the
+// wide runs (the first of every three): no result fits, and every mailed
+// piece's goes by MPI (shared_requests.hpp) ---
 struct bulk_part {
   std::vector<long> data;
+  bool wide = false;
   template <class A>
   void serialize(A& ar) {
-    ar(data);
+    ar(data, wide);
   }
 };
 
@@ -239,22 +242,26 @@ struct bulk_sums {
   }
 };
 
-long bulk_leaf(const std::vector<long>& d) {
+// A leaf's values, appended to out.
+void bulk_leaf(const bulk_part& p, std::vector<long>& out) {
   long s = 0;
-  for (long x : d)
+  for (long x : p.data)
     for (int k = 0; k < 300; ++k) s = (s * 31 + x * x + k) % 1000003;
-  return s;
+  out.push_back(s);
+  if (p.wide)
+    for (long j = 1; j < 40; ++j) out.push_back(s * (j + 1) % 1000003);
 }
 
 void bulk_split(const bulk_part& p, bulk_part& left, bulk_part& right) {
   auto half = p.data.begin() + static_cast<std::ptrdiff_t>(p.data.size() / 2);
   left.data.assign(p.data.begin(), half);
   right.data.assign(half, p.data.end());
+  left.wide = right.wide = p.wide;
 }
 
 void bulk_run(tascell::ctx c, const bulk_part& p, bulk_sums& out) {
   if (p.data.size() <= 16) {
-    out.sums.assign(1, bulk_leaf(p.data));
+    bulk_leaf(p, out.sums);
     return;
   }
   bulk_part left, right;
@@ -269,7 +276,7 @@ void bulk_run(tascell::ctx c, const bulk_part& p, bulk_sums& out) {
 
 void bulk_serial(const bulk_part& p, std::vector<long>& out) {
   if (p.data.size() <= 16) {
-    out.push_back(bulk_leaf(p.data));
+    bulk_leaf(p, out);
     return;
   }
   bulk_part left, right;
@@ -672,6 +679,7 @@ void run(const std::string& name, int repeat) {
       check(got == 1L << 18, "unsendable", i, std::to_string(got));
     } else if (name == "bulky") {
       bulk_part all;
+      all.wide = i % 3 == 0;
       for (long k = 0; k < (1L << 16) + 37 * i; ++k) all.data.push_back((k * 2654435761L + i) % 100000);
       bulk_sums got = tascell::root([&](tascell::ctx c) {
         bulk_sums s;

@@ -104,7 +104,7 @@ class reader {
   std::string_view bytes(const char* what) {
     auto n = get<std::uint64_t>(what);
     if (in_.size() - pos_ < n)
-      throw malformed_message(std::string("truncated message: ") + what + " is cut short");
+      throw malformed_message(std::string("truncated message: ") + what + " cut short");
     std::string_view b = in_.substr(pos_, n);
     pos_ += n;
     return b;
@@ -112,7 +112,7 @@ class reader {
   // The next n bytes, as they are.
   std::string_view raw(std::uint64_t n, const char* what) {
     if (in_.size() - pos_ < n)
-      throw malformed_message(std::string("truncated message: ") + what + " is cut short");
+      throw malformed_message(std::string("truncated message: ") + what + " cut short");
     std::string_view b = in_.substr(pos_, n);
     pos_ += n;
     return b;
