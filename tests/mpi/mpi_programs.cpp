@@ -219,12 +219,12 @@ histogram count_serial(int lo, int hi) {
 // --- bulky: pieces and results of every size. A piece carries its part of
 // the data (8 bytes an element), so between processes of one machine a
 // piece of 2,048 elements or more does not fit a thief's mailbox (16 KiB)
-// and goes by MPI, a smaller one through the mailbox. Its result holds a
-// sum per 16 elements in the narrow runs (two of three): a mailed piece's
-// result then fits an entry of the victim's ring (252 bytes) unless the
+// and goes by MPI, a smaller one through the mailbox. Its result (which
+// way the piece went) holds a sum per 16 elements in the narrow runs (two
+// of three): it fits an entry of the victim's ring (252 bytes) unless the
 // piece has 512 elements or more; and 40 values per 16 elements in the
-// wide runs (the first of every three): no result fits, and every mailed
-// piece's goes by MPI (shared_requests.hpp) ---
+// wide runs (the first of every three): no result fits, and every one
+// goes by MPI (shared_requests.hpp) ---
 struct bulk_part {
   std::vector<long> data;
   bool wide = false;
