@@ -36,7 +36,8 @@
 // --suspensions: each rank prints how often its joins suspended a fiber.
 // --no-settle --delay-updates US: settling off and batches held US
 // microseconds (detail/testing.hpp); with --expect-wrong, `join` must then
-// find entries not yet written (the test sees updates in flight).
+// find entries not yet written in one of up to five root calls (the test
+// sees updates in flight).
 // Errors (each its own run; the program prints the error and exits 3):
 //   err_range    an index out of range
 //   err_outside  apply() to another process's entry from main
