@@ -1,10 +1,10 @@
 // The costs of table files (tascell/table_file.hpp) on a real table: the
 // endgame tables that lang-examples/retro.tcpp --tables saves. Driven by
 // files_bench.py, which measures the disk beside it with dd.
-//   table_files_bench resave SRC DST [--codec zstd|lz4] [--level L] [--raw]
+//   table_files_bench resave SRC DST [--codec zstd|lz4] [--level L] [--raw] [--load-only]
 //       loads SRC-wtm and SRC-btm (tables of endgames::wtm_entry and
 //       btm_entry), then saves them as DST-wtm and DST-btm; prints
-//       "load S s save S s raw B bytes"
+//       "load S s save S s raw B bytes" (--load-only: no save, 0 s)
 //   table_files_bench probe DIR --gets G [--cache K]
 //       G gets of scattered entries of a table of btm_entry through a
 //       cache of K blocks, timed after a first pass that fills it; prints
@@ -29,13 +29,14 @@ double since(std::chrono::steady_clock::time_point t) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: table_files_bench resave SRC DST [--codec zstd|lz4] [--level L] [--raw] | probe DIR --gets G [--cache K]\n");
+    std::fprintf(stderr, "usage: table_files_bench resave SRC DST [--codec zstd|lz4] [--level L] [--raw] [--load-only] | probe DIR --gets G [--cache K]\n");
     return 2;
   }
   std::string what = argv[1];
   tascell::save_options o;
   long long gets = 1000000;
   std::size_t cache = 64;
+  bool load_only = false;  // resave without the save: the load's time alone
   for (int a = 3; a < argc; ++a) {
     if (!std::strcmp(argv[a], "--level") && a + 1 < argc) o.level = std::atoi(argv[++a]);
     else if (!std::strcmp(argv[a], "--codec") && a + 1 < argc)
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[a], "--raw")) o.byte_planes = false;  // blocks as the entries lie
     else if (!std::strcmp(argv[a], "--gets") && a + 1 < argc) gets = std::atoll(argv[++a]);
     else if (!std::strcmp(argv[a], "--cache") && a + 1 < argc) cache = static_cast<std::size_t>(std::atoll(argv[++a]));
+    else if (!std::strcmp(argv[a], "--load-only")) load_only = true;
   }
   try {
     if (what == "resave" && argc >= 4) {
@@ -53,8 +55,10 @@ int main(int argc, char** argv) {
       auto b = tascell::table<endgames::btm_entry>::load(src + "-btm");
       double load = since(t0);
       auto t1 = std::chrono::steady_clock::now();
-      w.save(dst + "-wtm", o);
-      b.save(dst + "-btm", o);
+      if (!load_only) {
+        w.save(dst + "-wtm", o);
+        b.save(dst + "-btm", o);
+      }
       double save = since(t1);
       long long raw = static_cast<long long>(w.size() * sizeof(endgames::wtm_entry) + b.size() * sizeof(endgames::btm_entry));
       if (tascell::is_root()) std::printf("load %.4f s save %.4f s raw %lld bytes\n", load, save, raw);
